@@ -1,0 +1,45 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ALL_PROTOCOLS } from './protocols.js';
+
+const Int = (opts: object = {}) => Type.Integer(opts);
+
+/**
+ * Job fields of SPEC §3, as written in a study file and served by GET /api/jobs/{id}.
+ * Optional extensions (not in the spec, documented in README): displayMs, largeLoading, coloredScale,
+ * completionUrl, visualTests, instructionPages.
+ */
+export const JobFields = Type.Object(
+  {
+    question: Type.String({ maxLength: 4000 }),
+    welcomeTitle: Type.String({ maxLength: 500 }),
+    welcomeMsg: Type.String({ maxLength: 50_000 }),
+    instructionTitle: Type.String({ maxLength: 500 }),
+    instructionMsg: Type.String({ maxLength: 50_000 }),
+    subjectiveProtocol: Type.Union(ALL_PROTOCOLS.map((p) => Type.Literal(p))),
+    targetScreenSizeHeight: Int({ minimum: 0, maximum: 20000 }),
+    targetScreenSizeWidth: Int({ minimum: 0, maximum: 20000 }),
+    maxScreenSizeHeight: Int({ minimum: 0, maximum: 20000 }),
+    maxScreenSizeWidth: Int({ minimum: 0, maximum: 20000 }),
+    requestFullScreen: Type.Union([Type.Literal(0), Type.Literal(1)]),
+    /** Stimulus layout (categoryTest) 1..5; below 3 the question is shown along the test. */
+    category_id: Int({ minimum: 0, maximum: 9 }),
+    backgroundColor: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }),
+    /** Extension: image display duration in ms (SPEC default 1000). */
+    displayMs: Type.Optional(Int({ minimum: 100, maximum: 60000 })),
+    /** Extension: large-loading mode shows a Start Test button after loading. */
+    largeLoading: Type.Optional(Type.Boolean()),
+    /** Extension: coloured ACR scale (green, orange, red). */
+    coloredScale: Type.Optional(Type.Boolean()),
+    /** Extension: Prolific completion link shown on the end screen, e.g. https://app.prolific.com/submissions/complete?cc=CODE */
+    completionUrl: Type.Optional(Type.String({ pattern: '^https://', maxLength: 2000 })),
+    /** Extension: visual screening tests run before the welcome screen, in this order. */
+    visualTests: Type.Optional(Type.Array(Type.Union([Type.Literal('acuity'), Type.Literal('color')]), { maxItems: 2 })),
+    /** Extension: extra instruction pages (HTML), shown after instructionMsg. */
+    instructionPages: Type.Optional(Type.Array(Type.String({ maxLength: 50_000 }), { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type JobFields = Static<typeof JobFields>;
+
+/** GET /api/jobs/{id}: the job fields, the id, and background_color (the piiface spelling). */
+export type JobResponse = JobFields & { id: string; background_color: string };
