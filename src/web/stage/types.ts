@@ -78,3 +78,16 @@ export interface StageController {
   /** Show nothing. */
   clear(): void;
 }
+
+/** A media file downloaded before the test (flow/media loader); the stage reads it, never the network. */
+export interface LoadedMedia {
+  name: string;
+  kind: 'image' | 'video';
+  mime: string;
+  blob: Blob;
+  /** Object URL of `blob`. */
+  url: string;
+}
+
+/** Lookup the stage is given; returns undefined for a media that failed to load. */
+export type MediaLookup = (name: string) => LoadedMedia | undefined;
