@@ -61,6 +61,15 @@ export interface PresentationRecord {
   videos?: VideoFrameRecord[];
   /** 'click' when a click-ended step was ended by the participant. */
   endedBy?: 'duration' | 'video-end' | 'click' | 'abort';
+  /** Clock frames (rAF callbacks) that drew or kept the step, onset frame included, offset frame excluded.
+   * Equals shownFrames when no frame was dropped. */
+  renderedFrames?: number;
+  /** The late frames counted in droppedFrames: timestamp of the late frame and the interval that preceded it. */
+  drops?: { atMs: number; intervalMs: number }[];
+  /** performance.now() once the onset frame had finished rendering (forced by a 1-pixel readPixels). */
+  renderDoneMs?: number;
+  /** event.timeStamp of the click that ended a 'click' step. */
+  clickMs?: number;
 }
 
 /** What a stage offers to the participant flow. Implemented in src/web/stage (lazy loaded). */

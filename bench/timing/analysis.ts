@@ -1,0 +1,117 @@
+/** Node side: turn the page's raw timings into the figures the bench reports. */
+import type { PresentationRecord } from '../../src/web/stage/types';
+import type { BaselineRun, LongTaskRun } from './conditions';
+
+export interface Summary {
+  mean: number;
+  sd: number;
+  min: number;
+  max: number;
+}
+
+export function summarize(values: number[]): Summary {
+  const n = values.length;
+  if (n === 0) return { mean: Number.NaN, sd: Number.NaN, min: Number.NaN, max: Number.NaN };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const variance = n > 1 ? values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1) : 0;
+  return { mean: round(mean), sd: round(Math.sqrt(variance)), min: round(Math.min(...values)), max: round(Math.max(...values)) };
+}
+
+export interface ConditionFigures {
+  method: 'stage (rAF frame clock)' | 'baseline (setTimeout, DOM <img>)';
+  requestedMs: number;
+  requestedFrames: number;
+  presentations: number;
+  /** Frames each presentation was on screen, from frame timestamps. */
+  shownFrames: Summary;
+  /** shown - requested frames -> number of presentations. */
+  frameErrorHistogram: Record<string, number>;
+  exactFrameShare: number;
+  /** Durations from the onsets the method itself logs (stage: frame timestamps on flip; baseline: performance.now() at the DOM change). */
+  loggedDurationMs: Summary;
+  loggedErrorMs: Summary;
+  /** Durations from frame timestamps (what was on screen). */
+  shownDurationMs: Summary;
+  /** Intervals over 1.5 refresh periods while the presentations were up. */
+  droppedFrames: number;
+  /** Stage only: ms from the onset frame's timestamp until its rendering had finished (1-pixel readPixels). */
+  onsetRenderMs?: Summary;
+}
+
+export function stageFigures(records: PresentationRecord[], requestedMs: number, refreshMs: number): ConditionFigures {
+  const requestedFrames = records[0]?.requestedFrames ?? Math.round(requestedMs / refreshMs);
+  const shown = records.map((r) => r.shownFrames);
+  const durations = records.map((r) => r.offsetMs - r.onsetMs);
+  return {
+    method: 'stage (rAF frame clock)',
+    requestedMs,
+    requestedFrames,
+    presentations: records.length,
+    shownFrames: summarize(shown),
+    frameErrorHistogram: histogram(shown.map((s) => s - requestedFrames)),
+    exactFrameShare: round(shown.filter((s) => s === requestedFrames).length / Math.max(1, shown.length)),
+    loggedDurationMs: summarize(durations),
+    loggedErrorMs: summarize(durations.map((d) => d - requestedMs)),
+    shownDurationMs: summarize(durations),
+    droppedFrames: records.reduce((a, r) => a + r.droppedFrames, 0),
+    onsetRenderMs: summarize(records.filter((r) => r.renderDoneMs !== undefined).map((r) => (r.renderDoneMs ?? 0) - r.onsetMs)),
+  };
+}
+
+export function baselineFigures(run: BaselineRun, requestedMs: number, refreshMs: number): ConditionFigures {
+  const requestedFrames = Math.round(requestedMs / refreshMs);
+  const logged = run.loggedOnsetMs.map((t, i) => (run.loggedOnsetMs[i + 1] ?? run.loggedEndMs) - t);
+  const shownDurations = run.frameOnsetMs.map((t, i) => run.frameOffsetMs[i] - t);
+  const shown = shownDurations.map((d) => Math.round(d / refreshMs));
+  const droppedFrames = run.droppedFrames.reduce((a, b) => a + b, 0);
+  return {
+    method: 'baseline (setTimeout, DOM <img>)',
+    requestedMs,
+    requestedFrames,
+    presentations: logged.length,
+    shownFrames: summarize(shown),
+    frameErrorHistogram: histogram(shown.map((s) => s - requestedFrames)),
+    exactFrameShare: round(shown.filter((s) => s === requestedFrames).length / Math.max(1, shown.length)),
+    loggedDurationMs: summarize(logged),
+    loggedErrorMs: summarize(logged.map((d) => d - requestedMs)),
+    shownDurationMs: summarize(shownDurations),
+    droppedFrames,
+  };
+}
+
+export interface LongTaskFigures {
+  injected: number;
+  detected: number;
+  tasks: Array<LongTaskRun & { detected: boolean; dropIntervalMs: number | null; presentationShownFrames: number | null }>;
+}
+
+/** A long task is detected when a dropped-frame interval recorded by the stage overlaps it. */
+export function longTaskFigures(records: PresentationRecord[], tasks: LongTaskRun[]): LongTaskFigures {
+  const drops = records.flatMap((r, index) => (r.drops ?? []).map((d) => ({ index, from: d.atMs - d.intervalMs, to: d.atMs, intervalMs: d.intervalMs })));
+  const out = tasks.map((task) => {
+    const drop = drops.find((d) => d.from < task.endMs && d.to > task.startMs);
+    return {
+      ...task,
+      startMs: round(task.startMs),
+      endMs: round(task.endMs),
+      detected: drop !== undefined,
+      dropIntervalMs: drop ? round(drop.intervalMs) : null,
+      presentationShownFrames: drop ? records[drop.index].shownFrames : null,
+    };
+  });
+  return { injected: tasks.length, detected: out.filter((t) => t.detected).length, tasks: out };
+}
+
+function histogram(values: number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of [...values].sort((a, b) => a - b)) {
+    const key = v > 0 ? `+${v}` : String(v);
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
+
+export function round(value: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

@@ -1,0 +1,53 @@
+/**
+ * Node side: build the bench page (page.html + entry.tsx, the real Stage) with Vite, serve it with Vite's preview
+ * server, and open it in headless Chromium with the flags the project uses (SwiftShader WebGL2, never --disable-gpu).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { chromium } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { build, preview } from 'vite';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(benchDir, '../..');
+
+export interface BenchPage {
+  browser: Browser;
+  page: Page;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function openBenchPage(options: { viewport?: { width: number; height: number } } = {}): Promise<BenchPage> {
+  const outDir = path.join(repoRoot, '.tmp/bench-timing');
+  await build({
+    configFile: false,
+    root: benchDir,
+    base: './',
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4000, rollupOptions: { input: path.join(benchDir, 'page.html') } },
+  });
+  const server = await preview({ configFile: false, root: benchDir, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
+  const base = server.resolvedUrls?.local[0];
+  if (!base) throw new Error('vite preview has no URL');
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox'],
+  });
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 800, height: 450 } });
+  // tsx-compiled functions passed to page.evaluate reference __name (FIELD-NOTES).
+  await page.addInitScript('window.__name = (f) => f');
+  const url = `${base}page.html`;
+  await page.goto(url);
+  return {
+    browser,
+    page,
+    url,
+    async close() {
+      await browser.close();
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * `npm run bench:timing [-- --quick]`: presentation timing of the real Stage in headless Chromium (SwiftShader),
+ * against a setTimeout-timed DOM baseline (jsPsych style) in the same page and the same run, plus long-task
+ * detection and the initial JS size of the app. Writes bench/results/timing.json and prints a markdown table.
+ * Default: 200 presentations per condition (about 10 minutes); --quick: 20.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { baselineFigures, longTaskFigures, round, stageFigures } from './analysis';
+import type { ConditionFigures } from './analysis';
+import { openBenchPage } from './benchPage';
+import { measureInitialJs } from './bundleSize';
+import type { LongTaskPlan } from './conditions';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const quick = process.argv.includes('--quick');
+const PRESENTATIONS = quick ? 20 : 200;
+const LONG_TASK_PRESENTATIONS = quick ? 12 : 40;
+const DURATIONS_MS = [1000, 500];
+const LONG_TASK_MS = [50, 70, 90, 120];
+const IMAGE = { width: 320, height: 180 };
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const log = (message: string) => console.error(`[bench:timing ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}`);
+
+  log('building the app to measure its initial JS');
+  const bundle = await measureInitialJs(repoRoot);
+
+  log('building and opening the bench page');
+  const bench = await openBenchPage();
+  const { page } = bench;
+  page.on('pageerror', (error) => log(`page error: ${error.message}`));
+  try {
+    const { refreshMs, size } = await page.evaluate(() => window.__bench.ready());
+    log(`stage ready: refresh ${refreshMs.toFixed(2)} ms, canvas ${size.width}x${size.height}`);
+    const names = await page.evaluate(([n, w, h]) => window.__bench.makeImages(n, w, h, 'img'), [PRESENTATIONS, IMAGE.width, IMAGE.height]);
+
+    const conditions: ConditionFigures[] = [];
+    for (const ms of DURATIONS_MS) {
+      log(`stage: ${names.length} x ${ms} ms`);
+      const stage = await page.evaluate(([list, d]) => window.__bench.runStage(list, d, []), [names, ms] as const);
+      conditions.push(stageFigures(stage.records, ms, refreshMs));
+      log(`baseline: ${names.length} x ${ms} ms`);
+      const baseline = await page.evaluate(([list, d]) => window.__bench.runBaseline(list, d), [names, ms] as const);
+      conditions.push(baselineFigures(baseline, ms, refreshMs));
+    }
+
+    const longMs = 500;
+    const plans: LongTaskPlan[] = [];
+    for (let i = 1; i < LONG_TASK_PRESENTATIONS - 1; i += 2) {
+      plans.push({ index: i, offsetMs: 200, busyMs: LONG_TASK_MS[plans.length % LONG_TASK_MS.length] });
+    }
+    log(`long tasks: ${plans.length} busy loops during ${LONG_TASK_PRESENTATIONS} x ${longMs} ms`);
+    const longRun = await page.evaluate(([list, d, p]) => window.__bench.runStage(list, d, p), [names.slice(0, LONG_TASK_PRESENTATIONS), longMs, plans] as const);
+    const longTasks = longTaskFigures(longRun.records, longRun.longTasks);
+    const longTaskStage = stageFigures(longRun.records, longMs, refreshMs);
+
+    const ratios = DURATIONS_MS.map((ms) => {
+      const stage = conditions.find((c) => c.requestedMs === ms && c.method.startsWith('stage'));
+      const baseline = conditions.find((c) => c.requestedMs === ms && c.method.startsWith('baseline'));
+      if (!stage || !baseline) throw new Error('missing condition');
+      const meanAbsFrameError = (c: ConditionFigures) =>
+        Object.entries(c.frameErrorHistogram).reduce((a, [k, n]) => a + Math.abs(Number(k)) * n, 0) / c.presentations;
+      return {
+        requestedMs: ms,
+        loggedSdBaselineOverStage: round(baseline.loggedDurationMs.sd / stage.loggedDurationMs.sd, 2),
+        shownSdBaselineOverStage: round(baseline.shownDurationMs.sd / stage.shownDurationMs.sd, 2),
+        exactFrameShareStage: stage.exactFrameShare,
+        exactFrameShareBaseline: baseline.exactFrameShare,
+        meanAbsFrameErrorStage: round(meanAbsFrameError(stage)),
+        meanAbsFrameErrorBaseline: round(meanAbsFrameError(baseline)),
+      };
+    });
+
+    const result = {
+      bench: 'timing',
+      date: new Date().toISOString(),
+      quick,
+      environment: {
+        browser: bench.browser.version(),
+        flags: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', 'headless'],
+        cpus: os.cpus().length,
+        canvas: size,
+        image: IMAGE,
+        measuredRefreshMs: round(refreshMs),
+        measuredRefreshHz: round(1000 / refreshMs, 2),
+      },
+      conditions,
+      baselineRatios: ratios,
+      longTasks: { presentations: LONG_TASK_PRESENTATIONS, requestedMs: longMs, ...longTasks, stage: longTaskStage },
+      initialJs: bundle,
+      runtimeS: Math.round((Date.now() - started) / 1000),
+    };
+    mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+    writeFileSync(path.join(repoRoot, 'bench/results/timing.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(markdown(result));
+    log('wrote bench/results/timing.json');
+  } finally {
+    await bench.close();
+  }
+}
+
+function markdown(r: {
+  environment: { browser: string; measuredRefreshMs: number; measuredRefreshHz: number; cpus: number };
+  conditions: ConditionFigures[];
+  baselineRatios: Array<Record<string, number>>;
+  longTasks: { injected: number; detected: number; stage: ConditionFigures; tasks: Array<{ busyMs: number; endMs: number; startMs: number; detected: boolean; dropIntervalMs: number | null }> };
+  initialJs: Awaited<ReturnType<typeof measureInitialJs>>;
+}): string {
+  const s = (x: { mean: number; sd: number; min: number; max: number }) => `${x.mean} / ${x.sd} / ${x.min} / ${x.max}`;
+  const hist = (h: Record<string, number>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join(', ');
+  const lines = [
+    `Headless Chromium ${r.environment.browser}, SwiftShader, ${r.environment.cpus} CPUs; measured refresh ${r.environment.measuredRefreshMs} ms (${r.environment.measuredRefreshHz} Hz).`,
+    '',
+    '| method | requested | n | shown frames mean / SD / min / max | shown - requested frames | exact | logged duration ms mean / SD / min / max | logged error ms mean | dropped frames |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...[...r.conditions, r.longTasks.stage].map(
+      (c, i) =>
+        `| ${c.method}${i === r.conditions.length ? ' + long tasks' : ''} | ${c.requestedMs} ms = ${c.requestedFrames} frames | ${c.presentations} | ${s(c.shownFrames)} | ${hist(c.frameErrorHistogram)} | ${(c.exactFrameShare * 100).toFixed(1)}% | ${s(c.loggedDurationMs)} | ${c.loggedErrorMs.mean} | ${c.droppedFrames} |`,
+    ),
+    '',
+    '| requested | logged SD baseline/stage | shown SD baseline/stage | exact frames stage | exact frames baseline | mean abs frame error stage | baseline |',
+    '|---|---|---|---|---|---|---|',
+    ...r.baselineRatios.map(
+      (x) =>
+        `| ${x.requestedMs} ms | ${x.loggedSdBaselineOverStage} | ${x.shownSdBaselineOverStage} | ${(x.exactFrameShareStage * 100).toFixed(1)}% | ${(x.exactFrameShareBaseline * 100).toFixed(1)}% | ${x.meanAbsFrameErrorStage} | ${x.meanAbsFrameErrorBaseline} |`,
+    ),
+    '',
+    `Long tasks injected: ${r.longTasks.injected}, detected as dropped frames: ${r.longTasks.detected} (${r.longTasks.tasks.map((t) => `${t.busyMs} ms→${t.detected ? `${t.dropIntervalMs} ms gap` : 'MISSED'}`).join(', ')}).`,
+    '',
+    r.initialJs.ok
+      ? `Initial JS (gzip -9, eager scripts of index.html): ${r.initialJs.eagerGzipKB} KB (target < ${r.initialJs.targetKB} KB: ${r.initialJs.withinTarget ? 'met' : 'NOT met'}); PixiJS in eager chunks: ${r.initialJs.pixiInEagerChunks ? 'YES' : 'no'} (Pixi in ${r.initialJs.pixiChunks.join(', ') || 'no chunk'}); all JS ${r.initialJs.totalJsGzipKB} KB.`
+      : `Initial JS: not measured, the app build failed: ${r.initialJs.error}`,
+  ];
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+/**
+ * Bench/test media made in the page: distinct small PNG images (each a different colour and number), wrapped as
+ * LoadedMedia exactly like the flow's media loader produces them (blob + object URL).
+ */
+import type { LoadedMedia } from '../../src/web/stage/types';
+
+export async function makeImages(count: number, width: number, height: number, prefix = 'img'): Promise<LoadedMedia[]> {
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('no 2d context');
+  const out: LoadedMedia[] = [];
+  for (let i = 0; i < count; i++) {
+    ctx.fillStyle = `hsl(${(i * 137.5) % 360} 70% 45%)`;
+    ctx.fillRect(0, 0, width, height);
+    ctx.fillStyle = '#fff';
+    ctx.font = `${Math.round(height / 2)}px sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(String(i), width / 2, height / 2);
+    out.push(await toMedia(`${prefix}${i}.png`, canvas));
+  }
+  return out;
+}
+
+/** One image of a single colour (for pixel probes). */
+export async function makeSolid(name: string, width: number, height: number, color: string): Promise<LoadedMedia> {
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('no 2d context');
+  ctx.fillStyle = color;
+  ctx.fillRect(0, 0, width, height);
+  return toMedia(name, canvas);
+}
+
+export function mediaFromBase64(name: string, kind: 'image' | 'video', mime: string, base64: string): LoadedMedia {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const blob = new Blob([bytes], { type: mime });
+  return { name, kind, mime, blob, url: URL.createObjectURL(blob) };
+}
+
+async function toMedia(name: string, canvas: OffscreenCanvas): Promise<LoadedMedia> {
+  const blob = await canvas.convertToBlob({ type: 'image/png' });
+  return { name, kind: 'image', mime: 'image/png', blob, url: URL.createObjectURL(blob) };
+}

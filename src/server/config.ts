@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import { DEFAULT_SQLITE_FILE } from './storage/open.js';
+
+/** Server settings read from the environment (README "Configuration"). */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  /** Where imported media live: {mediaDir}/{jobId}/{relative path}. */
+  mediaDir: string;
+  /** Prefix the client puts before /resmedias/...; '' = same origin. */
+  mediaBaseUrl: string;
+  /** Built web app (vite outDir). */
+  webDir: string;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** An unfinished session stops counting toward its playlist's load after this many minutes (abandoned). */
+  sessionLeaseMinutes: number;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0..65535, got ${env.PORT}`);
+  const sync = (env.SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
+  if (sync !== 'FULL' && sync !== 'NORMAL') throw new Error(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got ${sync}`);
+  const lease = Number(env.SESSION_LEASE_MINUTES ?? 60);
+  if (!(lease > 0)) throw new Error(`SESSION_LEASE_MINUTES must be a positive number, got ${env.SESSION_LEASE_MINUTES}`);
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    databaseUrl: env.DATABASE_URL || DEFAULT_SQLITE_FILE,
+    mediaDir: resolve(env.MEDIA_DIR || './data/media'),
+    mediaBaseUrl: (env.MEDIA_BASE_URL ?? '').replace(/\/+$/, ''),
+    webDir: resolve(env.WEB_DIR || './dist/web'),
+    sqliteSynchronous: sync,
+    sessionLeaseMinutes: lease,
+  };
+}

@@ -1,0 +1,67 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Paths that never fall back to the web app: they answer JSON errors. */
+const API_LIKE = /^\/(api|resmedias)(\/|$)/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built web app (vite outDir): hashed files under /assets/ are immutable, everything else
+ * (index.html above all) must be revalidated. Any other GET answers index.html, with the media base injected
+ * as <meta name="glimpse-media-base">, so every client-side route loads. Unknown /api/... paths get a JSON 404.
+ */
+export async function registerWebApp(app: FastifyInstance, opts: { webDir: string; mediaBaseUrl: string }): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: opts.webDir,
+    prefix: '/',
+    index: false,
+    wildcard: true,
+    cacheControl: false,
+    // index.html is answered below, with the meta tag injected.
+    allowedPath: (pathname) => pathname !== '/index.html',
+    setHeaders: (res, filePath) => {
+      // sendFile() of the media route passes through here too; only web files are handled.
+      if (!filePath.startsWith(opts.webDir + sep)) return;
+      res.setHeader('cache-control', filePath.startsWith(join(opts.webDir, 'assets')) ? IMMUTABLE : 'no-cache');
+    },
+  });
+
+  const index = indexHtmlLoader(join(opts.webDir, 'index.html'), opts.mediaBaseUrl);
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0];
+    if (API_LIKE.test(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${path}` });
+    }
+    const html = await index();
+    if (html === null) {
+      return reply.code(503).send({ error: 'WEB_APP_NOT_BUILT', message: `no ${opts.webDir}/index.html: run npm run build` });
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  });
+}
+
+/** index.html with the media base meta tag, re-read only when the file changes (a rebuild while running). */
+function indexHtmlLoader(file: string, mediaBaseUrl: string): () => Promise<string | null> {
+  let cached: { mtimeMs: number; html: string } | null = null;
+  return async () => {
+    const info = await stat(file).catch(() => null);
+    if (!info) return null;
+    if (cached?.mtimeMs !== info.mtimeMs) {
+      cached = { mtimeMs: info.mtimeMs, html: injectMediaBase(await readFile(file, 'utf8'), mediaBaseUrl) };
+    }
+    return cached.html;
+  };
+}
+
+export function injectMediaBase(html: string, mediaBaseUrl: string): string {
+  const tag = `<meta name="glimpse-media-base" content="${escapeAttribute(mediaBaseUrl)}">`;
+  const existing = /<meta\s+name="glimpse-media-base"[^>]*>/i;
+  if (existing.test(html)) return html.replace(existing, tag);
+  return html.includes('</head>') ? html.replace('</head>', `  ${tag}\n  </head>`) : tag + html;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { ROUTE_OF_PROTOCOL } from '../contract/protocols.js';
+import { buildApp } from './app.js';
+import { configFromEnv } from './config.js';
+import { openStorage } from './storage/open.js';
+import type { Storage } from './storage/types.js';
+import { importStudy, type ImportReport } from './study/import.js';
+import { buildWebApp, webBuildIsStale } from './web-build.js';
+
+export interface StartOptions {
+  host?: string;
+  /** 0 = a random free port. */
+  port?: number;
+  databaseUrl?: string;
+  mediaDir?: string;
+  mediaBaseUrl?: string;
+  webDir?: string;
+  /** Study files imported (and their media copied) before listening. */
+  studies?: string[];
+  logger?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  storage: Storage;
+  /** Import reports of `studies`, in order. */
+  imported: ImportReport[];
+  close(): Promise<void>;
+}
+
+/** Opens (and migrates) the database, imports the given studies, and listens. Options override the environment. */
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const env = configFromEnv();
+  const host = opts.host ?? env.host;
+  const mediaDir = resolve(opts.mediaDir ?? env.mediaDir);
+  await mkdir(mediaDir, { recursive: true });
+  const storage = await openStorage({ databaseUrl: opts.databaseUrl ?? env.databaseUrl, sqliteSynchronous: env.sqliteSynchronous });
+  try {
+    const imported: ImportReport[] = [];
+    for (const study of opts.studies ?? []) imported.push(await importStudy(storage, study, mediaDir));
+    const app = await buildApp({
+      storage,
+      mediaDir,
+      mediaBaseUrl: (opts.mediaBaseUrl ?? env.mediaBaseUrl).replace(/\/+$/, ''),
+      webDir: resolve(opts.webDir ?? env.webDir),
+      sessionLeaseMinutes: env.sessionLeaseMinutes,
+      logger: opts.logger ?? false,
+    });
+    await app.listen({ host, port: opts.port ?? env.port });
+    const { port } = app.server.address() as { port: number };
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    return {
+      url,
+      app,
+      storage,
+      imported,
+      async close() {
+        await app.close();
+        await storage.close();
+      },
+    };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}
+
+/** npm start: build the web app if stale, make the demo media, import studies/*.json, listen, print the links. */
+async function main(): Promise<void> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const env = configFromEnv();
+  if (await webBuildIsStale(root, env.webDir)) {
+    console.log('Building the web app (vite build)...');
+    await buildWebApp(root);
+  }
+  const studiesDir = join(root, 'studies');
+  const demoModule = join(root, 'src/server/demo/index.ts');
+  if (existsSync(demoModule) && existsSync(studiesDir)) {
+    const { ensureDemoMedia } = (await import(pathToFileURL(demoModule).href)) as { ensureDemoMedia(dir: string): Promise<void> };
+    await ensureDemoMedia(studiesDir);
+  }
+  const studies = existsSync(studiesDir)
+    ? (await readdir(studiesDir)).filter((f) => f.endsWith('.json')).sort().map((f) => join(studiesDir, f))
+    : [];
+  const server = await startServer({ studies, logger: process.env.LOG_REQUESTS === '1' });
+  const base = (process.env.PUBLIC_URL || server.url.replace('//0.0.0.0:', '//127.0.0.1:')).replace(/\/+$/, '');
+  console.log(`Glimpse ${server.url} (database: ${server.storage.dialect})`);
+  for (const r of server.imported) console.log(`  ${r.protocol.padEnd(40)} ${base}/${ROUTE_OF_PROTOCOL[r.protocol]}/${r.jobId}`);
+  if (server.imported.length === 0) console.log('  no study in studies/: import one with npm run cli -- import <study.json>');
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

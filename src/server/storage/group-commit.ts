@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import type { Db } from './types.js';
+
+interface PendingWrite {
+  work: (trx: Db) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit for SQLite. With synchronous=FULL each COMMIT costs an fsync (~0.1 ms here, and better-sqlite3
+ * blocks the event loop meanwhile), so writes queued during one event-loop turn run in ONE transaction, each in
+ * its own savepoint, and all of them are answered after that single commit. Nothing is acknowledged before the
+ * commit returns; if the commit fails every write of the batch fails.
+ */
+export class GroupCommit {
+  private queue: PendingWrite[] = [];
+  private scheduled = false;
+
+  constructor(private readonly db: Db) {}
+
+  submit<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // setImmediate runs after the current poll phase, so requests parsed in the same turn share the commit.
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      // db.connection() holds SQLite's single connection (Kysely's mutex) for the whole batch.
+      await this.db.connection().execute(async (conn) => {
+        // IMMEDIATE takes the write lock up front, so a write never fails half-way on a lock upgrade
+        // when another process (the CLI) writes too; busy_timeout makes it wait instead.
+        await sql`begin immediate`.execute(conn);
+        try {
+          for (const item of batch) {
+            await sql`savepoint w`.execute(conn);
+            try {
+              outcomes.push({ ok: true, value: await item.work(conn) });
+              await sql`release w`.execute(conn);
+            } catch (error) {
+              await sql`rollback to w`.execute(conn);
+              await sql`release w`.execute(conn);
+              outcomes.push({ ok: false, error });
+            }
+          }
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw error;
+        }
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+}

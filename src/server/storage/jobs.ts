@@ -1,0 +1,90 @@
+import type { JobFields, JobResponse } from '../../contract/job.js';
+import type { Protocol } from '../../contract/protocols.js';
+import type { Db } from './types.js';
+
+export interface StoredJob {
+  id: string;
+  protocol: Protocol;
+  fields: JobFields;
+}
+
+export async function findJob(db: Db, id: string): Promise<StoredJob | null> {
+  const row = await db.selectFrom('jobs').select(['id', 'protocol', 'fields']).where('id', '=', id).executeTakeFirst();
+  return row ? { id: row.id, protocol: row.protocol as Protocol, fields: JSON.parse(row.fields) as JobFields } : null;
+}
+
+/** GET /api/jobs/{id}: the Job fields, the id, and backgroundColor under its piiface spelling too. */
+export function jobResponse(job: StoredJob): JobResponse {
+  return { ...job.fields, id: job.id, background_color: job.fields.backgroundColor };
+}
+
+export interface StoredStimulus {
+  id: number;
+  isTraining: boolean;
+  /** The study-file stimulus (sources relative to the study's media folder). */
+  spec: unknown;
+}
+
+/** Stimuli of one playlist in playlist order, test then training. */
+export async function playlistStimuli(db: Db, playlistId: number): Promise<StoredStimulus[]> {
+  const rows = await db
+    .selectFrom('stimuli')
+    .select(['id', 'is_training', 'spec'])
+    .where('playlist_id', '=', playlistId)
+    .orderBy('is_training')
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({ id: r.id, isTraining: r.is_training === 1, spec: JSON.parse(r.spec) }));
+}
+
+export interface JobSummary {
+  id: string;
+  protocol: string;
+  playlists: number;
+  sessionsStarted: number;
+  sessionsCompleted: number;
+  ratings: number;
+  screenings: number;
+}
+
+/** Every job with its counts (CLI list). */
+export async function jobSummaries(db: Db): Promise<JobSummary[]> {
+  const rows = await db
+    .selectFrom('jobs as j')
+    .select((eb) => [
+      'j.id',
+      'j.protocol',
+      eb.selectFrom('playlists as p').whereRef('p.job_id', '=', 'j.id').select(eb.fn.countAll().as('n')).as('playlists'),
+      eb.selectFrom('sessions as s').whereRef('s.job_id', '=', 'j.id').select(eb.fn.countAll().as('n')).as('started'),
+      eb
+        .selectFrom('sessions as s')
+        .whereRef('s.job_id', '=', 'j.id')
+        .where('s.completed_at', 'is not', null)
+        .select(eb.fn.countAll().as('n'))
+        .as('completed'),
+      eb
+        .selectFrom('ratings as r')
+        .innerJoin('sessions as s', 's.id', 'r.session_id')
+        .whereRef('s.job_id', '=', 'j.id')
+        .select(eb.fn.countAll().as('n'))
+        .as('ratings'),
+      eb
+        .selectFrom('screenings as m')
+        .innerJoin('sessions as s', 's.id', 'm.session_id')
+        .whereRef('s.job_id', '=', 'j.id')
+        .select(eb.fn.countAll().as('n'))
+        .as('screenings'),
+    ])
+    .orderBy('j.id')
+    .execute();
+  // Counts are bigint strings on PostgreSQL.
+  return rows.map((r) => ({
+    id: r.id,
+    protocol: r.protocol,
+    playlists: Number(r.playlists),
+    sessionsStarted: Number(r.started),
+    sessionsCompleted: Number(r.completed),
+    ratings: Number(r.ratings),
+    screenings: Number(r.screenings),
+  }));
+}

@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
+import { GroupCommit } from './group-commit.js';
+import { migrateToLatest } from './migrations.js';
+import type { Database, Db, DialectName, Storage } from './types.js';
+
+export const DEFAULT_SQLITE_FILE = './data/glimpse.db';
+
+export interface OpenStorageOptions {
+  /** postgres://... or postgresql://... selects PostgreSQL; anything else is an SQLite file path (sqlite: prefix optional). */
+  databaseUrl?: string;
+  /** SQLite synchronous level in WAL mode; FULL survives power loss, NORMAL only process crashes. */
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
+  /** Run migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+export function dialectOf(databaseUrl: string): DialectName {
+  return /^postgres(ql)?:\/\//i.test(databaseUrl) ? 'postgres' : 'sqlite';
+}
+
+/** Opens SQLite or PostgreSQL behind the same Storage interface and brings the schema up to date. */
+export async function openStorage(opts: OpenStorageOptions = {}): Promise<Storage> {
+  const url = opts.databaseUrl || DEFAULT_SQLITE_FILE;
+  const storage = dialectOf(url) === 'postgres' ? openPostgres(url) : openSqlite(url, opts.sqliteSynchronous ?? 'FULL');
+  if (opts.migrate !== false) {
+    try {
+      await migrateToLatest(storage.db, storage.dialect);
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
+  }
+  return storage;
+}
+
+function openSqlite(url: string, synchronous: 'FULL' | 'NORMAL'): Storage {
+  const file = url.replace(/^sqlite:(\/\/)?/i, '');
+  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma(`synchronous = ${synchronous}`);
+  raw.pragma('foreign_keys = ON');
+  // Another process (the CLI importing while the server runs) may hold the write lock briefly.
+  raw.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const commits = new GroupCommit(db);
+  return {
+    db,
+    dialect: 'sqlite',
+    write: (work) => commits.submit(work),
+    lockJob: async () => undefined,
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Storage {
+  // search_path etc. can ride on the URL: ?options=-c%20search_path%3Dmy_schema (tests use a schema per run).
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    write: (work) => db.transaction().execute(work),
+    lockJob: async (trx: Db, jobId: string) => {
+      await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().execute();
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; better-sqlite3 statements are reusable, and the queries of
+ * the hot paths repeat, so keep the last few hundred prepared statements keyed by their SQL text.
+ */
+function withStatementCache(raw: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = raw.prepare(sqlText);
+        if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+  };
+}

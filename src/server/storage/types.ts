@@ -1,0 +1,156 @@
+import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
+
+/**
+ * Table shapes, identical on SQLite and PostgreSQL.
+ * Conventions (both dialects): timestamps are ISO-8601 UTC text (`new Date().toISOString()`), booleans are
+ * integers 0/1, JSON documents are text. Identity data (platform ids, consent forms) lives in its own tables,
+ * apart from ratings.
+ */
+export interface JobsTable {
+  id: string;
+  protocol: string;
+  /** JobFields as JSON text. */
+  fields: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PlaylistsTable {
+  id: Generated<number>;
+  job_id: string;
+  /** Index of the playlist in the study file (stable across re-imports). */
+  position: number;
+}
+
+export interface StimuliTable {
+  id: Generated<number>;
+  playlist_id: number;
+  is_training: number;
+  /** Index within the playlist's stimuli (or training) list. */
+  position: number;
+  /** The study-file stimulus as canonical JSON (keys sorted), sources relative to the media folder. */
+  spec: string;
+}
+
+export interface BchecksTable {
+  id: Generated<number>;
+  b_name: string;
+  b_version: string;
+  b_os: string;
+  screen_size: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  job_id: string;
+  playlist_id: number;
+  token: string;
+  platform: string;
+  bcheck_id: number | null;
+  /** Bubble free task (ft=1): completion needs a mouse log per stimulus instead of a rating. */
+  free_task: number;
+  created_at: string;
+  completed_at: string | null;
+  verification_code: string | null;
+}
+
+/** Who the participant is on their platform; kept apart from the answers. */
+export interface SessionIdentitiesTable {
+  session_id: number;
+  /** "{platform}:{id}" used to refuse a second completion of the same job; null when anonymous. */
+  participant_key: string | null;
+  worker_id: string | null;
+  assignment_id: string | null;
+  hit_id: string | null;
+  turk_submit_to: string | null;
+  prolific_pid: string | null;
+  study_id: string | null;
+  prolific_session_id: string | null;
+  email: string | null;
+}
+
+export interface RatingsTable {
+  id: Generated<number>;
+  session_id: number;
+  stimulus_id: number;
+  /** "k:{Idempotency-Key}" or, without the header, "n:{stimulus_id}" (natural key). Unique per session. */
+  dedupe_key: string;
+  value: number;
+  nb_replay: number;
+  logs: string | null;
+  created_at: string;
+}
+
+export interface ScreeningsTable {
+  id: Generated<number>;
+  session_id: number;
+  stimulus_id: number;
+  screening_no: number;
+  /** "k:{Idempotency-Key}" or "n:{stimulus_id}:{screening_no}". Unique per session. */
+  dedupe_key: string;
+  /** {mediaA, mediaB} sample lists as JSON text. */
+  mouse_logs: string;
+  created_at: string;
+}
+
+export interface SessionLogsTable {
+  id: Generated<number>;
+  session_id: number;
+  /** The whole session-logs payload (without the token) as JSON text. */
+  body: string;
+  created_at: string;
+}
+
+export interface ConsentsTable {
+  id: Generated<number>;
+  email: string;
+  paraphe: string;
+  gender: string;
+  name: string;
+  family_name: string;
+  birth_country: string;
+  birth_day: string;
+  /** currentDate of the form as YYYY-MM-DD. */
+  signed_on: string;
+  created_at: string;
+}
+
+export interface Database {
+  jobs: JobsTable;
+  playlists: PlaylistsTable;
+  stimuli: StimuliTable;
+  bchecks: BchecksTable;
+  sessions: SessionsTable;
+  session_identities: SessionIdentitiesTable;
+  ratings: RatingsTable;
+  screenings: ScreeningsTable;
+  session_logs: SessionLogsTable;
+  consents: ConsentsTable;
+}
+
+export type Db = Kysely<Database>;
+export type DialectName = 'sqlite' | 'postgres';
+
+export type JobRow = Selectable<JobsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type StimulusRow = Selectable<StimuliTable>;
+export type NewRating = Insertable<RatingsTable>;
+
+/** The one storage interface the server, CLI and tests use, whatever the dialect. */
+export interface Storage {
+  /** Kysely instance (tests may query it to assert stored values). */
+  readonly db: Db;
+  readonly dialect: DialectName;
+  /**
+   * Runs `work` inside a write transaction and resolves once it is committed. On SQLite, writes that arrive
+   * together share one commit (group commit); each still runs in its own savepoint, so one failing write
+   * does not undo the others.
+   */
+  write<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+  /** Locks a job row until the write transaction ends (PostgreSQL); SQLite writes are already serialized. */
+  lockJob(trx: Db, jobId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const nowIso = (): string => new Date().toISOString();

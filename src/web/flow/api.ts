@@ -1,0 +1,135 @@
+import axios, { AxiosError } from 'axios';
+import type { JobResponse } from '../../contract/job.js';
+import type { BcheckBody, RatingBody, SessionLogsBody, ApiError } from '../../contract/payloads.js';
+import type { PlaylistResponse } from '../../contract/playlist.js';
+import { PLAYLIST_PATH_OF_PROTOCOL, type Protocol } from '../../contract/protocols.js';
+import { withRetry, sleep } from './retry.js';
+
+/**
+ * The web client's calls of SPEC §7. Failures the spec says are "only logged" are caught here and logged to the
+ * console; the callers get null/false. Rating posts carry an Idempotency-Key reused by every retry.
+ */
+
+export const http = axios.create({ timeout: 20_000, headers: { 'Content-Type': 'application/json' } });
+
+const SESSION_LOGS_PATH = '/api/sessionlogs/';
+
+export function statusOf(error: unknown): number | null {
+  return error instanceof AxiosError ? (error.response?.status ?? null) : null;
+}
+
+export function errorBodyOf(error: unknown): Partial<ApiError> & { flag?: string } {
+  if (!(error instanceof AxiosError)) return {};
+  const data = error.response?.data;
+  return data && typeof data === 'object' ? (data as Partial<ApiError> & { flag?: string }) : {};
+}
+
+/** Network failures, timeouts, 5xx and 429 are worth another try; other 4xx answers will not change. */
+export function isTransient(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === null || status >= 500 || status === 429;
+}
+
+export async function getJob(jobId: string): Promise<JobResponse> {
+  const res = await withRetry(() => http.get<JobResponse>(`/api/jobs/${encodeURIComponent(jobId)}`), {
+    attempts: 3,
+    baseDelayMs: 500,
+    shouldRetry: isTransient,
+  });
+  return res.data;
+}
+
+/** POST /api/bchecks/: its id becomes bcheckId; null on any failure (SPEC §7). */
+export async function postBcheck(body: BcheckBody): Promise<number | null> {
+  try {
+    const res = await http.post<{ id: number }>('/api/bchecks/', body);
+    return typeof res.data?.id === 'number' ? res.data.id : null;
+  } catch (error) {
+    console.log('browser check post failed', error);
+    return null;
+  }
+}
+
+export type PlaylistResult<S> =
+  | { kind: 'ok'; playlist: PlaylistResponse<S> }
+  | { kind: 'alreadyCompleted' }
+  | { kind: 'failed' };
+
+export async function getPlaylist<S>(protocol: Protocol, jobId: string, params: Record<string, string>): Promise<PlaylistResult<S>> {
+  const path = `/api/${PLAYLIST_PATH_OF_PROTOCOL[protocol]}/${encodeURIComponent(jobId)}`;
+  try {
+    const res = await withRetry(() => http.get<PlaylistResponse<S>>(path, { params }), {
+      attempts: 3,
+      baseDelayMs: 500,
+      shouldRetry: isTransient,
+    });
+    return { kind: 'ok', playlist: res.data };
+  } catch (error) {
+    const body = errorBodyOf(error);
+    if (statusOf(error) === 403 && (body.flag === 'ALREADY_COMPLETED' || body.error === 'ALREADY_COMPLETED')) {
+      return { kind: 'alreadyCompleted' };
+    }
+    console.log('playlist call failed', error);
+    return { kind: 'failed' };
+  }
+}
+
+export interface RatingAck {
+  id: number;
+  stimuli_id: number;
+  session_id: number;
+}
+
+/**
+ * POST /api/ratings/ with the answer's Idempotency-Key: the server stores one row per key and answers a replay
+ * with the first answer, so the automatic retries and a later manual re-submit never create a duplicate.
+ */
+export async function postRating(body: RatingBody, idempotencyKey: string): Promise<RatingAck> {
+  const res = await withRetry(
+    () => http.post<RatingAck>('/api/ratings/', body, { headers: { 'Idempotency-Key': idempotencyKey } }),
+    {
+      attempts: 3,
+      baseDelayMs: 400,
+      shouldRetry: isTransient,
+      onRetry: (error, attempt) => console.log(`rating post failed (try ${attempt}), retrying`, error),
+    },
+  );
+  return res.data;
+}
+
+/**
+ * GET /api/sessions/token/{token}. The server answers 409 INCOMPLETE until every rating is stored: keep asking
+ * (with a growing pause) until the code comes or `signal` aborts. Other failures are logged and retried too,
+ * since a code must never be lost to a passing network error.
+ */
+export async function waitForVerificationCode(token: string, signal: AbortSignal, onIncomplete?: () => void): Promise<string | null> {
+  for (let attempt = 0; !signal.aborted; attempt++) {
+    try {
+      const res = await http.get<{ verification_code: string }>(`/api/sessions/token/${encodeURIComponent(token)}`, { signal });
+      return res.data.verification_code;
+    } catch (error) {
+      if (signal.aborted) return null;
+      if (statusOf(error) === 409) onIncomplete?.();
+      else console.log('verification code call failed', error);
+      if (statusOf(error) === 404 || statusOf(error) === 403) return null;
+      await sleep(Math.min(500 * 2 ** attempt, 5000));
+    }
+  }
+  return null;
+}
+
+export async function postSessionLogs(body: SessionLogsBody): Promise<boolean> {
+  try {
+    await http.post(SESSION_LOGS_PATH, body);
+    return true;
+  } catch (error) {
+    console.log('session logs post failed', error);
+    return false;
+  }
+}
+
+/** Page being closed: the browser sends the beacon after the page is gone (a JSON Blob keeps the content type). */
+export function beaconSessionLogs(body: SessionLogsBody): boolean {
+  if (typeof navigator.sendBeacon !== 'function') return false;
+  return navigator.sendBeacon(SESSION_LOGS_PATH, new Blob([JSON.stringify(body)], { type: 'application/json' }));
+}

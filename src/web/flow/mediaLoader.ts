@@ -1,0 +1,120 @@
+import type { LoadedMedia } from '../stage/types.js';
+import { loadFigures, type FileProgress, type LoadFigures } from './loadProgress.js';
+
+/**
+ * Downloads every media of the playlist as a blob before the test (SPEC §4 "Media loading"), so that no
+ * stimulus touches the network while it is shown. A small pool of parallel downloads (3) instead of strictly
+ * one at a time: it hides per-request latency and the figures stay exact, since they are summed per file.
+ * A failed download is only logged; loading ends with whatever was fetched.
+ */
+
+export const DEFAULT_CONCURRENCY = 3;
+
+/** Media host from <meta name="glimpse-media-base"> (empty or absent = same origin), without a trailing slash. */
+export function readMediaBase(doc: Document): string {
+  const content = doc.querySelector('meta[name="glimpse-media-base"]')?.getAttribute('content') ?? '';
+  return content.trim().replace(/\/+$/, '');
+}
+
+/** `{base}/resmedias/{name}`; each path segment of the name is URL-encoded. */
+export function mediaUrl(base: string, name: string): string {
+  return `${base}/resmedias/${name.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+const IMAGE_EXT: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', avif: 'image/avif', svg: 'image/svg+xml',
+};
+const VIDEO_EXT: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', webm: 'video/webm', ogv: 'video/ogg', ogg: 'video/ogg', mov: 'video/quicktime', mkv: 'video/x-matroska' };
+
+/** The media kind and mime: from the Content-Type when it says image/ or video/, else from the extension. */
+export function mediaType(name: string, contentType: string | null): { kind: 'image' | 'video'; mime: string } | null {
+  const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mime.startsWith('image/')) return { kind: 'image', mime };
+  if (mime.startsWith('video/')) return { kind: 'video', mime };
+  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+  if (IMAGE_EXT[ext]) return { kind: 'image', mime: IMAGE_EXT[ext] };
+  if (VIDEO_EXT[ext]) return { kind: 'video', mime: VIDEO_EXT[ext] };
+  return null;
+}
+
+export interface LoadOptions {
+  base: string;
+  concurrency?: number;
+  /** Called at most every `progressEveryMs` and once at the end. */
+  onProgress?: (figures: LoadFigures) => void;
+  progressEveryMs?: number;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+async function readBody(response: Response, file: FileProgress, changed: () => void): Promise<Blob> {
+  if (!response.body) {
+    const blob = await response.blob();
+    file.receivedBytes = blob.size;
+    return blob;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    file.receivedBytes += value.byteLength;
+    changed();
+  }
+  return new Blob(chunks as BlobPart[]);
+}
+
+async function downloadOne(name: string, file: FileProgress, options: LoadOptions, changed: () => void): Promise<LoadedMedia | null> {
+  try {
+    const response = await fetch(mediaUrl(options.base, name), { signal: options.signal });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const length = Number(response.headers.get('content-length'));
+    file.expectedBytes = Number.isFinite(length) && length > 0 ? length : null;
+    const raw = await readBody(response, file, changed);
+    const type = mediaType(name, response.headers.get('content-type'));
+    if (!type) throw new Error('not an image or a video');
+    const blob = raw.type === type.mime ? raw : new Blob([raw], { type: type.mime });
+    return { name, kind: type.kind, mime: type.mime, blob, url: URL.createObjectURL(blob) };
+  } catch (error) {
+    console.log(`media download failed: ${name}`, error);
+    file.receivedBytes = file.expectedBytes ?? file.receivedBytes;
+    return null;
+  } finally {
+    file.finished = true;
+    changed();
+  }
+}
+
+/** Download `names` (duplicates once each). Resolves with the media that arrived, keyed by name. */
+export async function loadMedia(names: readonly string[], options: LoadOptions): Promise<Map<string, LoadedMedia>> {
+  const unique = [...new Set(names)];
+  const now = options.now ?? (() => performance.now());
+  const files: FileProgress[] = unique.map(() => ({ expectedBytes: null, receivedBytes: 0, finished: false }));
+  const loaded = new Map<string, LoadedMedia>();
+  const started = now();
+  let lastReport = -Infinity;
+  const report = (force = false) => {
+    const t = now();
+    if (!force && t - lastReport < (options.progressEveryMs ?? 100)) return;
+    lastReport = t;
+    options.onProgress?.(loadFigures(files, t - started));
+  };
+  report(true);
+  let next = 0;
+  const worker = async () => {
+    while (next < unique.length && !options.signal?.aborted) {
+      const index = next++;
+      const media = await downloadOne(unique[index]!, files[index]!, options, () => report());
+      if (media) loaded.set(media.name, media);
+    }
+  };
+  const pool = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, unique.length));
+  await Promise.all(Array.from({ length: pool }, worker));
+  report(true);
+  return loaded;
+}
+
+export function releaseMedia(media: Map<string, LoadedMedia>): void {
+  for (const m of media.values()) URL.revokeObjectURL(m.url);
+}

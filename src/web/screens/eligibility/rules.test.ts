@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import UAParser from 'ua-parser-js';
+import { en } from '../../i18n/en.js';
+import { allowedBrowsers, browserFamily, checkEligibility, osFamily, type EligibilityInput } from './rules.js';
+import { zoomPercent } from '../../flow/windowInfo.js';
+
+const HEADLESS_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36';
+
+function input(patch: Partial<EligibilityInput> = {}): EligibilityInput {
+  return {
+    page: 'generic',
+    browserName: 'Chrome',
+    browserVersion: '120.0',
+    osName: 'Windows',
+    osVersion: '10',
+    screen: { width: 1920, height: 1080 },
+    zoom: 100,
+    job: { category_id: 1, targetScreenSizeHeight: 720, targetScreenSizeWidth: 1280, maxScreenSizeHeight: 2160, maxScreenSizeWidth: 3840 },
+    swapSizes: false,
+    ...patch,
+  };
+}
+
+const byId = (results: ReturnType<typeof checkEligibility>) => Object.fromEntries(results.map((r) => [r.id, r]));
+
+describe('eligibility rules', () => {
+  it('passes a usual desktop Chrome on a 1080p screen', () => {
+    const results = checkEligibility(input(), en);
+    expect(results.map((r) => r.id)).toEqual(['browser', 'os', 'maxSize', 'minSize', 'zoom']);
+    expect(results.every((r) => r.pass && r.message === null)).toBe(true);
+  });
+
+  it('treats headless Chromium (ua-parser 1.x "Chrome Headless") on Linux as chrome/Linux', () => {
+    const ua = new UAParser(HEADLESS_UA).getResult();
+    expect(ua.browser.name).toBe('Chrome Headless');
+    const r = byId(checkEligibility(input({ browserName: ua.browser.name, osName: ua.os.name, osVersion: ua.os.version, screen: { width: 1280, height: 720 } }), en));
+    expect(r.browser!.pass).toBe(true);
+    expect(r.os!.pass).toBe(true);
+    expect(r.minSize!.pass).toBe(true);
+  });
+
+  it('refuses other browsers with the exact message and list', () => {
+    const r = byId(checkEligibility(input({ browserName: 'Edge' }), en));
+    expect(r.browser!.pass).toBe(false);
+    expect(r.browser!.message).toBe('Please use one of the following browser: firefox, chrome.');
+  });
+
+  it('allows chrome alone for category 5 and on the bubble page', () => {
+    expect(allowedBrowsers('generic', 5)).toEqual(['chrome']);
+    expect(allowedBrowsers('bubble', 1)).toEqual(['chrome']);
+    expect(allowedBrowsers('piiface', 5)).toEqual(['firefox', 'chrome']);
+    const r = byId(checkEligibility(input({ browserName: 'Firefox', job: { ...input().job, category_id: 5 } }), en));
+    expect(r.browser!.message).toBe('Please use one of the following browser: chrome.');
+  });
+
+  it('refuses an OS outside the list with the exact message', () => {
+    const r = byId(checkEligibility(input({ osName: 'Chromium OS', osVersion: '14541' }), en));
+    expect(r.os!.pass).toBe(false);
+    expect(r.os!.message).toBe(
+      'Please use one of the following OS: Linux, Mac OS, Windows 10, Windows 7, Windows 8, Windows 8.1, Windows XP, Windows Vista, iOS, Android OS.',
+    );
+  });
+
+  it('drops Windows XP and Vista on the bubble page', () => {
+    expect(byId(checkEligibility(input({ osVersion: 'XP' }), en)).os!.pass).toBe(true);
+    expect(byId(checkEligibility(input({ page: 'bubble', osVersion: 'XP' }), en)).os!.pass).toBe(false);
+  });
+
+  it('normalises OS names from ua-parser', () => {
+    expect(osFamily('Ubuntu', undefined)).toBe('Linux');
+    expect(osFamily('Android', '13')).toBe('Android OS');
+    expect(osFamily('Windows', '8.1')).toBe('Windows 8.1');
+    expect(osFamily('Mac OS', '10.15.7')).toBe('Mac OS');
+    expect(browserFamily('Mobile Firefox')).toBe('firefox');
+    expect(browserFamily('Chromium')).toBe('chrome');
+    expect(browserFamily('Safari')).toBe('safari');
+  });
+
+  it('gives the min-size message as height x width with the target', () => {
+    const r = byId(checkEligibility(input({ screen: { width: 1024, height: 768 }, job: { ...input().job, targetScreenSizeHeight: 1080, targetScreenSizeWidth: 1920 } }), en));
+    expect(r.minSize!.pass).toBe(false);
+    expect(r.minSize!.message).toBe('Please use a larger screen than the current one at 768x1024. Targeted minimum size is 1080x1920.');
+    expect(r.maxSize!.pass).toBe(true);
+  });
+
+  it('gives the max-size message', () => {
+    const r = byId(checkEligibility(input({ screen: { width: 3840, height: 2160 }, job: { ...input().job, maxScreenSizeHeight: 1440, maxScreenSizeWidth: 2560 } }), en));
+    expect(r.maxSize!.message).toBe('Please use a smaller screen than the current one at 2160x3840. Targeted maximum size is 1440x2560.');
+  });
+
+  it('fails min size when only one dimension is short', () => {
+    const r = byId(checkEligibility(input({ screen: { width: 1920, height: 700 } }), en));
+    expect(r.minSize!.pass).toBe(false);
+  });
+
+  it('swaps the job sizes in portrait/horizontal phone modes', () => {
+    const phone = { width: 390, height: 844 };
+    const job = { category_id: 1, targetScreenSizeHeight: 360, targetScreenSizeWidth: 640, maxScreenSizeHeight: 500, maxScreenSizeWidth: 1000 };
+    expect(byId(checkEligibility(input({ screen: phone, job }), en)).minSize!.pass).toBe(false);
+    const swapped = byId(checkEligibility(input({ screen: phone, job, swapSizes: true }), en));
+    expect(swapped.minSize!.pass).toBe(true);
+    expect(swapped.maxSize!.pass).toBe(true);
+    const small = byId(checkEligibility(input({ screen: { width: 300, height: 600 }, job, swapSizes: true }), en));
+    expect(small.minSize!.message).toBe('Please use a larger screen than the current one at 600x300. Targeted minimum size is 640x360.');
+  });
+
+  it('treats a zero maximum as no limit', () => {
+    const job = { ...input().job, maxScreenSizeHeight: 0, maxScreenSizeWidth: 0 };
+    expect(byId(checkEligibility(input({ screen: { width: 7680, height: 4320 }, job }), en)).maxSize!.pass).toBe(true);
+  });
+
+  it('checks the page zoom', () => {
+    expect(zoomPercent(1280, 1280)).toBe(100);
+    expect(zoomPercent(1936, 1920)).toBe(101);
+    expect(zoomPercent(1920, 1745)).toBe(110);
+    expect(zoomPercent(0, 1280)).toBe(100);
+    expect(byId(checkEligibility(input({ zoom: 101 }), en)).zoom!.pass).toBe(true);
+    const r = byId(checkEligibility(input({ zoom: 110 }), en));
+    expect(r.zoom!.pass).toBe(false);
+    expect(r.zoom!.message).toBe('Please set the zoom of the page to 100% (it is 110% now), then reload the page.');
+  });
+});

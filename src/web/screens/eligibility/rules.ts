@@ -1,0 +1,130 @@
+import type { Strings } from '../../i18n/en.js';
+import { fill } from '../../i18n/format.js';
+
+/**
+ * Eligibility rules of SPEC §5 as pure functions: the screen measures the environment, these decide.
+ * Names are normalised from ua-parser-js 1.x results (see `browserFamily` / `osFamily`).
+ */
+
+export type EligibilityPage = 'generic' | 'bubble' | 'piiface';
+
+export interface ScreenSize {
+  width: number;
+  height: number;
+}
+
+export interface EligibilityJob {
+  category_id: number;
+  targetScreenSizeHeight: number;
+  targetScreenSizeWidth: number;
+  maxScreenSizeHeight: number;
+  maxScreenSizeWidth: number;
+}
+
+export interface EligibilityInput {
+  page: EligibilityPage;
+  browserName: string | undefined;
+  browserVersion: string | undefined;
+  osName: string | undefined;
+  osVersion: string | undefined;
+  screen: ScreenSize;
+  /** Page zoom in percent (see `zoomPercent`). */
+  zoom: number;
+  job: EligibilityJob;
+  /** Phone experiment in portrait (vl) or horizontal (hz) mode: the job's sizes are read with width and height swapped. */
+  swapSizes: boolean;
+}
+
+export type CheckId = 'browser' | 'os' | 'maxSize' | 'minSize' | 'zoom';
+
+export interface CheckResult {
+  id: CheckId;
+  /** What was measured, shown next to the check. */
+  value: string;
+  pass: boolean;
+  /** The participant-facing message when the check fails. */
+  message: string | null;
+}
+
+const DESKTOP_OS = ['Linux', 'Mac OS', 'Windows 10', 'Windows 7', 'Windows 8', 'Windows 8.1', 'Windows XP', 'Windows Vista'];
+const BUBBLE_DESKTOP_OS = ['Linux', 'Mac OS', 'Windows 10', 'Windows 7', 'Windows 8', 'Windows 8.1'];
+const MOBILE_OS = ['iOS', 'Android OS'];
+
+/** Allowed browser families (SPEC §5): chrome alone for category 5 on the generic page and on the bubble page. */
+export function allowedBrowsers(page: EligibilityPage, categoryId: number): string[] {
+  if (page === 'bubble' || (page === 'generic' && categoryId === 5)) return ['chrome'];
+  return ['firefox', 'chrome'];
+}
+
+export function allowedOses(page: EligibilityPage): string[] {
+  return [...(page === 'bubble' ? BUBBLE_DESKTOP_OS : DESKTOP_OS), ...MOBILE_OS];
+}
+
+/**
+ * Browser family from the ua-parser name. Headless Chromium says 'Chrome Headless' and Chromium builds say
+ * 'Chromium': both are the Chrome engine, so they count as chrome (the e2e tests run headless Chromium).
+ */
+export function browserFamily(name: string | undefined): string {
+  const n = (name ?? '').toLowerCase();
+  if (n === 'chrome' || n === 'chrome headless' || n === 'mobile chrome' || n === 'chrome webview' || n === 'chromium') return 'chrome';
+  if (n === 'firefox' || n === 'mobile firefox') return 'firefox';
+  return n || 'unknown';
+}
+
+// ua-parser names Linux distributions when the user agent does (e.g. Firefox on Ubuntu); they are Linux.
+const LINUX_DISTRIBUTIONS = new Set(
+  ['linux', 'ubuntu', 'debian', 'fedora', 'mint', 'arch', 'gentoo', 'opensuse', 'suse', 'centos', 'redhat', 'red hat', 'slackware', 'mandriva', 'kubuntu', 'xubuntu', 'lubuntu', 'manjaro', 'elementary os', 'zenwalk', 'pclinuxos', 'mageia', 'deepin'],
+);
+
+/** OS name in the vocabulary of the allowed list: 'Windows 10', 'Mac OS', 'Linux', 'iOS', 'Android OS', ... */
+export function osFamily(name: string | undefined, version: string | undefined): string {
+  const n = name ?? '';
+  if (n === 'Windows') return version ? `Windows ${version}` : 'Windows';
+  if (n === 'Android') return 'Android OS';
+  if (LINUX_DISTRIBUTIONS.has(n.toLowerCase())) return 'Linux';
+  return n || 'unknown';
+}
+
+/** Within ±5 %: window borders of a few pixels pass, the 90 % and 110 % browser zoom steps do not. */
+export const ZOOM_TOLERANCE_PERCENT = 5;
+
+function sizeTarget(height: number, width: number, swap: boolean): { th: number; tw: number } {
+  return swap ? { th: width, tw: height } : { th: height, tw: width };
+}
+
+export function checkEligibility(input: EligibilityInput, t: Strings): CheckResult[] {
+  const { job, screen } = input;
+  const browsers = allowedBrowsers(input.page, job.category_id);
+  const oses = allowedOses(input.page);
+  const browser = browserFamily(input.browserName);
+  const os = osFamily(input.osName, input.osVersion);
+  const current = { h: screen.height, w: screen.width };
+  const min = sizeTarget(job.targetScreenSizeHeight, job.targetScreenSizeWidth, input.swapSizes);
+  const max = sizeTarget(job.maxScreenSizeHeight, job.maxScreenSizeWidth, input.swapSizes);
+  // A zero target means "no limit" in that dimension (a zero maximum would exclude every screen).
+  const minPass = screen.height >= min.th && screen.width >= min.tw;
+  const maxPass = (max.th === 0 || screen.height <= max.th) && (max.tw === 0 || screen.width <= max.tw);
+  const zoomPass = Math.abs(input.zoom - 100) <= ZOOM_TOLERANCE_PERCENT;
+  const sizeText = `${screen.height}x${screen.width}`;
+  return [
+    {
+      id: 'browser',
+      value: [input.browserName, input.browserVersion].filter(Boolean).join(' ') || 'unknown',
+      pass: browsers.includes(browser),
+      message: browsers.includes(browser) ? null : fill(t.eligibilityBrowserFail, { list: browsers.join(', ') }),
+    },
+    {
+      id: 'os',
+      value: os,
+      pass: oses.includes(os),
+      message: oses.includes(os) ? null : fill(t.eligibilityOsFail, { list: oses.join(', ') }),
+    },
+    { id: 'maxSize', value: sizeText, pass: maxPass, message: maxPass ? null : fill(t.eligibilityMaxFail, { ...current, ...max }) },
+    { id: 'minSize', value: sizeText, pass: minPass, message: minPass ? null : fill(t.eligibilityMinFail, { ...current, ...min }) },
+    { id: 'zoom', value: `${input.zoom}%`, pass: zoomPass, message: zoomPass ? null : fill(t.eligibilityZoomFail, { zoom: input.zoom }) },
+  ];
+}
+
+export function allPass(results: CheckResult[]): boolean {
+  return results.every((r) => r.pass);
+}

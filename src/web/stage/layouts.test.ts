@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import {
+  contentArea,
+  fitRect,
+  layoutGrid,
+  layoutOneAfterAnother,
+  layoutQuadruplet,
+  layoutSideBySide,
+  layoutSingle,
+  layoutTripletRow,
+} from './layouts';
+import type { MediaBox } from './layouts';
+import type { Rect } from './types';
+
+const canvas = { width: 1920, height: 1080 };
+const hd = (media: string): MediaBox => ({ media, size: { width: 1920, height: 1080 } });
+const small = (media: string): MediaBox => ({ media, size: { width: 320, height: 180 } });
+
+const inside = (rect: Rect, area: Rect) =>
+  rect.x >= area.x && rect.y >= area.y && rect.x + rect.width <= area.x + area.width && rect.y + rect.height <= area.y + area.height;
+const overlap = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const isWhole = (r: Rect) => [r.x, r.y, r.width, r.height].every(Number.isInteger);
+
+describe('contentArea', () => {
+  it('removes the margins and the question band', () => {
+    expect(contentArea(canvas, { margin: 10, topBand: 100 })).toEqual({ x: 10, y: 110, width: 1900, height: 960 });
+    expect(contentArea({ width: 10, height: 10 }, { margin: 20 })).toEqual({ x: 20, y: 20, width: 0, height: 0 });
+  });
+});
+
+describe('fitRect', () => {
+  it('keeps the aspect ratio and centres in the box', () => {
+    expect(fitRect({ width: 1920, height: 1080 }, { x: 0, y: 0, width: 960, height: 960 })).toEqual({ x: 0, y: 210, width: 960, height: 540 });
+    expect(fitRect({ width: 1000, height: 2000 }, { x: 100, y: 0, width: 1000, height: 1000 })).toEqual({ x: 350, y: 0, width: 500, height: 1000 });
+  });
+
+  it('does not upscale unless asked', () => {
+    expect(fitRect({ width: 320, height: 180 }, { x: 0, y: 0, width: 1000, height: 1000 })).toEqual({ x: 340, y: 410, width: 320, height: 180 });
+    expect(fitRect({ width: 320, height: 180 }, { x: 0, y: 0, width: 640, height: 640 }, true)).toEqual({ x: 0, y: 140, width: 640, height: 360 });
+  });
+
+  it('refuses an unknown media size', () => {
+    expect(() => fitRect({ width: 0, height: 180 }, { x: 0, y: 0, width: 10, height: 10 })).toThrow(RangeError);
+  });
+});
+
+describe('pair layouts', () => {
+  it('side by side: A left of B, same size, inside the area, no overlap, whole pixels, gap kept', () => {
+    const options = { margin: 20, gap: 30, topBand: 120 };
+    const [a, b] = layoutSideBySide(canvas, [hd('A'), hd('B')], options);
+    const area = contentArea(canvas, options);
+    expect(a.media).toBe('A');
+    expect(b.media).toBe('B');
+    expect(inside(a.rect, area) && inside(b.rect, area)).toBe(true);
+    expect(overlap(a.rect, b.rect)).toBe(false);
+    expect(a.rect.x + a.rect.width).toBeLessThanOrEqual(b.rect.x - 30);
+    expect([a.rect.width, a.rect.height]).toEqual([b.rect.width, b.rect.height]);
+    expect(isWhole(a.rect) && isWhole(b.rect)).toBe(true);
+    // Width-limited: (1880 - 30) / 2 = 925 px wide, 16:9.
+    expect(a.rect.width).toBe(925);
+    expect(a.rect.height).toBe(520);
+    expect(a.rect.y).toBe(b.rect.y);
+  });
+
+  it('side by side keeps small media at natural size, centred as a group', () => {
+    const [a, b] = layoutSideBySide(canvas, [small('A'), small('B')], { margin: 0, gap: 20 });
+    expect(a.rect).toEqual({ x: 630, y: 450, width: 320, height: 180 });
+    expect(b.rect).toEqual({ x: 970, y: 450, width: 320, height: 180 });
+  });
+
+  it('side by side draws two media of different sizes at one common scale', () => {
+    const [a, b] = layoutSideBySide(canvas, [hd('A'), { media: 'B', size: { width: 960, height: 540 } }], { margin: 0, gap: 0 });
+    expect(a.rect.width / 1920).toBeCloseTo(b.rect.width / 960, 2);
+  });
+
+  it('one after another: each centred on the whole area, at the same scale', () => {
+    const [a, b] = layoutOneAfterAnother(canvas, [hd('A'), hd('B')], { margin: 40 });
+    expect(a.rect).toEqual(b.rect);
+    // Height-limited: 1000 px high, 16:9.
+    expect(a.rect).toEqual({ x: 71, y: 40, width: 1778, height: 1000 });
+    expect(a.media).toBe('A');
+    expect(b.media).toBe('B');
+  });
+
+  it('one after another leaves small media at natural size in the centre of the free area below the band', () => {
+    const [a] = layoutOneAfterAnother({ width: 800, height: 600 }, [small('A'), small('B')], { margin: 0, topBand: 100 });
+    expect(a.rect).toEqual({ x: 240, y: 260, width: 320, height: 180 });
+  });
+});
+
+describe('single, quadruplet, triplet', () => {
+  it('single: centred', () => {
+    expect(layoutSingle({ width: 800, height: 600 }, small('A'), { margin: 0 }).rect).toEqual({ x: 240, y: 210, width: 320, height: 180 });
+  });
+
+  it('quadruplet: top pair A B over bottom pair C D, equal sizes, no overlap', () => {
+    const options = { margin: 16, gap: 16, topBand: 80 };
+    const items = layoutQuadruplet(canvas, [hd('A'), hd('B'), hd('C'), hd('D')], options);
+    const [a, b, c, d] = items.map((i) => i.rect);
+    expect(items.map((i) => i.media)).toEqual(['A', 'B', 'C', 'D']);
+    expect(a.y).toBe(b.y);
+    expect(c.y).toBe(d.y);
+    expect(c.y).toBeGreaterThanOrEqual(a.y + a.height + 16);
+    expect(a.x).toBe(c.x);
+    expect(b.x).toBe(d.x);
+    expect(b.x).toBeGreaterThanOrEqual(a.x + a.width + 16);
+    const area = contentArea(canvas, options);
+    items.forEach((i) => expect(inside(i.rect, area)).toBe(true));
+    expect(new Set(items.map((i) => `${i.rect.width}x${i.rect.height}`)).size).toBe(1);
+    // Height-limited: (1080 - 80 - 32 - 16) / 2 = 476 px high.
+    expect(a.height).toBe(476);
+  });
+
+  it('triplet: three in a row, left to right, same y', () => {
+    const items = layoutTripletRow(canvas, [hd('A'), hd('B'), hd('C')], { margin: 0, gap: 10 });
+    const [a, b, c] = items.map((i) => i.rect);
+    expect(a.x + a.width + 10).toBeLessThanOrEqual(b.x);
+    expect(b.x + b.width + 10).toBeLessThanOrEqual(c.x);
+    expect(a.y).toBe(b.y);
+    expect(b.y).toBe(c.y);
+    expect(c.x + c.width).toBeLessThanOrEqual(1920);
+    expect(a.width).toBe(633);
+  });
+
+  it('grid refuses a count that does not fill it', () => {
+    expect(() => layoutGrid(canvas, [hd('A')], 1, 2)).toThrow(RangeError);
+  });
+
+  it('shrinks to nothing, never below zero, on a canvas smaller than the margins', () => {
+    const [a] = layoutSideBySide({ width: 20, height: 20 }, [small('A'), small('B')], { margin: 16, gap: 16 });
+    expect(a.rect.width).toBe(0);
+    expect(a.rect.height).toBe(0);
+  });
+});

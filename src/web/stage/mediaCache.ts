@@ -1,0 +1,173 @@
+/**
+ * GPU textures of the preloaded media. Images are decoded from their blob (createImageBitmap), videos play from
+ * their object URL in a detached <video>; both are uploaded at prepare() so the first frame of a step costs no
+ * decode or upload. Never touches the network: it only reads LoadedMedia blobs / object URLs.
+ */
+import { ImageSource, Texture, VideoSource } from 'pixi.js';
+import type { Renderer } from 'pixi.js';
+import { StageMediaError } from './errors';
+import type { LoadedMedia, MediaLookup } from './types';
+
+export interface PreparedMedia {
+  name: string;
+  kind: 'image' | 'video';
+  texture: Texture;
+  width: number;
+  height: number;
+  /** Only for videos. */
+  video?: HTMLVideoElement;
+  release(): void;
+}
+
+/** How long a video may take to become playable from its (local) blob before it counts as undecodable. */
+const VIDEO_READY_TIMEOUT_MS = 15000;
+/** Prepared media kept at most; the least recently used ones beyond this are released. */
+const DEFAULT_CAPACITY = 32;
+
+export class MediaCache {
+  private readonly ready = new Map<string, PreparedMedia>();
+  private readonly loading = new Map<string, Promise<PreparedMedia>>();
+  private destroyed = false;
+
+  constructor(
+    private readonly lookup: MediaLookup,
+    private readonly renderer: Renderer,
+    private readonly capacity = DEFAULT_CAPACITY,
+  ) {}
+
+  get(name: string): PreparedMedia | undefined {
+    const entry = this.ready.get(name);
+    if (entry) {
+      // Map order is the LRU order: re-insert on use.
+      this.ready.delete(name);
+      this.ready.set(name, entry);
+    }
+    return entry;
+  }
+
+  /** Load and upload every media; rejects with StageMediaError on the first one that cannot be shown. */
+  async prepare(names: readonly string[], keep: ReadonlySet<string> = new Set()): Promise<void> {
+    const unique = [...new Set(names)];
+    await Promise.all(unique.map((name) => this.load(name)));
+    unique.forEach((name) => this.get(name));
+    this.evict(new Set([...keep, ...unique]));
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    for (const entry of this.ready.values()) entry.release();
+    this.ready.clear();
+  }
+
+  private load(name: string): Promise<PreparedMedia> {
+    const ready = this.ready.get(name);
+    if (ready) return Promise.resolve(ready);
+    let pending = this.loading.get(name);
+    if (!pending) {
+      pending = this.create(name).then(
+        (entry) => {
+          this.loading.delete(name);
+          if (this.destroyed) {
+            entry.release();
+            throw new Error('Stage destroyed while preparing media');
+          }
+          this.ready.set(name, entry);
+          return entry;
+        },
+        (error: unknown) => {
+          this.loading.delete(name);
+          throw error;
+        },
+      );
+      this.loading.set(name, pending);
+    }
+    return pending;
+  }
+
+  private async create(name: string): Promise<PreparedMedia> {
+    const loaded = this.lookup(name);
+    if (!loaded) throw new StageMediaError(name, 'unknown', 'missing');
+    const entry = loaded.kind === 'video' ? await createVideo(loaded) : await createImage(loaded);
+    // Binding a source uploads it now rather than in the first frame that draws it.
+    this.renderer.texture.initSource(entry.texture.source);
+    return entry;
+  }
+
+  private evict(keep: ReadonlySet<string>): void {
+    for (const [name, entry] of this.ready) {
+      if (this.ready.size <= this.capacity) return;
+      if (keep.has(name)) continue;
+      entry.release();
+      this.ready.delete(name);
+    }
+  }
+}
+
+async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(loaded.blob);
+  } catch (error) {
+    throw new StageMediaError(loaded.name, 'image', 'decode', String(error));
+  }
+  const texture = new Texture({ source: new ImageSource({ resource: bitmap }) });
+  return {
+    name: loaded.name,
+    kind: 'image',
+    texture,
+    width: bitmap.width,
+    height: bitmap.height,
+    release() {
+      texture.destroy(true);
+      bitmap.close();
+    },
+  };
+}
+
+async function createVideo(loaded: LoadedMedia): Promise<PreparedMedia> {
+  const video = document.createElement('video');
+  // Muted + inline: allowed to start without a fresh user gesture (quality tests are silent).
+  video.muted = true;
+  video.playsInline = true;
+  video.preload = 'auto';
+  if (loaded.mime && video.canPlayType(loaded.mime) === '') {
+    throw new StageMediaError(loaded.name, 'video', 'decode', `canPlayType("${loaded.mime}") is empty`);
+  }
+  video.src = loaded.url;
+  await whenPlayable(video, loaded.name);
+  const texture = new Texture({ source: new VideoSource({ resource: video, autoPlay: false, autoLoad: true, updateFPS: 0 }) });
+  return {
+    name: loaded.name,
+    kind: 'video',
+    texture,
+    video,
+    width: video.videoWidth,
+    height: video.videoHeight,
+    release() {
+      // VideoSource.destroy pauses the element and drops its src.
+      texture.destroy(true);
+    },
+  };
+}
+
+/** Resolve once the first frame can be drawn and playback can start; StageMediaError on error or timeout. */
+function whenPlayable(video: HTMLVideoElement, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: StageMediaError) => {
+      clearTimeout(timer);
+      video.removeEventListener('canplay', onReady);
+      video.removeEventListener('error', onError);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReady = () => {
+      if (video.videoWidth > 0 && video.videoHeight > 0) done();
+      else done(new StageMediaError(name, 'video', 'decode', 'no video track'));
+    };
+    const onError = () => done(new StageMediaError(name, 'video', 'decode', video.error?.message || `MediaError ${video.error?.code ?? '?'}`));
+    const timer = setTimeout(() => done(new StageMediaError(name, 'video', 'decode', 'not playable in time')), VIDEO_READY_TIMEOUT_MS);
+    video.addEventListener('canplay', onReady);
+    video.addEventListener('error', onError);
+    if (video.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA) onReady();
+  });
+}

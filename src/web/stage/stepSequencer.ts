@@ -1,0 +1,145 @@
+/**
+ * Onset/offset bookkeeping of one play(): given the clock's frames, decides in which frame each step starts and
+ * ends, and fills its PresentationRecord. Pure (no pixi, no DOM), driven frame by frame.
+ *
+ * "Call on flip": a step's onset is the timestamp of the frame that first draws it; its offset is the timestamp of
+ * the frame that draws what comes next (the next step, or the blank screen after the last step).
+ *
+ * Durations are counted in frames, but against the clock (lab.js FrameTimeout): a step of n frames ends on the
+ * first frame at least (n - 0.5) refresh periods after its onset. Without dropped frames that is exactly the
+ * n-th frame; when a frame is dropped the screen kept the step longer, so the step does not overstay.
+ */
+import { durationToFrames } from './frameClock';
+import type { FrameInfo } from './frameClock';
+import type { PresentationRecord, StepEnd } from './types';
+
+export interface SequencedStep {
+  label: string;
+  media: string[];
+  end: StepEnd;
+}
+
+export type FrameChange =
+  /** Keep showing what is on screen. */
+  | { kind: 'none' }
+  /** Draw step `index` in this frame; `ended` is the step it replaces (null for the first). */
+  | { kind: 'show'; index: number; ended: number | null }
+  /** Draw the blank screen in this frame: play() is over. */
+  | { kind: 'finish'; ended: number | null };
+
+type EndReason = NonNullable<PresentationRecord['endedBy']>;
+
+export class StepSequencer {
+  readonly records: PresentationRecord[] = [];
+  private current = -1;
+  private requested: number | null = null;
+  private clickAt: number | null = null;
+  private videosEnded = false;
+  private abortRequested = false;
+  private done = false;
+
+  constructor(
+    private readonly steps: readonly SequencedStep[],
+    private readonly refreshMs: number,
+  ) {}
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** Index of the step on screen, or -1 before the first frame / after the end. */
+  get currentIndex(): number {
+    return this.done ? -1 : this.current;
+  }
+
+  /** A click on the stage at `timestamp` (event.timeStamp); ends a 'click' step at the next frame. */
+  click(timestamp: number): void {
+    const record = this.records[this.current];
+    if (this.done || !record || this.steps[this.current].end.kind !== 'click') return;
+    // A click before the step was drawn was not a reaction to it.
+    if (timestamp < record.onsetMs || this.clickAt !== null) return;
+    this.clickAt = timestamp;
+    record.clickMs = timestamp;
+  }
+
+  /** Every video of the current step has ended; ends a 'video-end' step at the next frame. */
+  markVideosEnded(): void {
+    this.videosEnded = true;
+  }
+
+  /** End the current step at the next frame (endedBy 'abort') and show nothing after it. */
+  abort(): void {
+    this.abortRequested = true;
+  }
+
+  /** The frame that drew the current step's onset finished rendering at `ms` (after a GPU sync). */
+  markOnsetRendered(ms: number): void {
+    const record = this.records[this.current];
+    if (record && record.renderDoneMs === undefined) record.renderDoneMs = ms;
+  }
+
+  /** Called once per clock frame, before rendering; says what this frame must draw. */
+  frame(frame: FrameInfo): FrameChange {
+    if (this.done) return { kind: 'none' };
+    let ended: number | null = null;
+    if (this.current >= 0) {
+      const record = this.records[this.current];
+      // The interval that just ended was spent showing the current step.
+      if (frame.dropped && frame.intervalMs !== null) {
+        record.droppedFrames += 1;
+        (record.drops ??= []).push({ atMs: frame.timestamp, intervalMs: frame.intervalMs });
+      }
+      const reason = this.endReason(frame.timestamp);
+      if (reason === null) {
+        record.renderedFrames = (record.renderedFrames ?? 0) + 1;
+        return { kind: 'none' };
+      }
+      record.offsetMs = frame.timestamp;
+      record.shownFrames = Math.round((frame.timestamp - record.onsetMs) / this.refreshMs);
+      record.endedBy = reason;
+      ended = this.current;
+    }
+    const next = this.current + 1;
+    if (this.abortRequested || next >= this.steps.length) {
+      this.done = true;
+      return { kind: 'finish', ended };
+    }
+    this.open(next, frame.timestamp);
+    return { kind: 'show', index: next, ended };
+  }
+
+  private open(index: number, timestamp: number): void {
+    const step = this.steps[index];
+    this.current = index;
+    this.clickAt = null;
+    this.videosEnded = false;
+    this.requested = step.end.kind === 'duration' ? durationToFrames(step.end.ms, this.refreshMs) : null;
+    this.records.push({
+      label: step.label,
+      media: [...step.media],
+      requestedFrames: this.requested,
+      shownFrames: 0,
+      onsetMs: timestamp,
+      offsetMs: timestamp,
+      droppedFrames: 0,
+      refreshMs: this.refreshMs,
+      renderedFrames: 1,
+    });
+  }
+
+  private endReason(timestamp: number): EndReason | null {
+    if (this.abortRequested) return 'abort';
+    const end = this.steps[this.current].end;
+    const elapsed = timestamp - this.records[this.current].onsetMs;
+    const reached = (frames: number) => elapsed >= (Math.max(1, frames) - 0.5) * this.refreshMs;
+    switch (end.kind) {
+      case 'duration':
+        return reached(this.requested ?? 1) ? 'duration' : null;
+      case 'click':
+        if (this.clickAt !== null) return 'click';
+        return reached(durationToFrames(end.maxMs, this.refreshMs)) ? 'duration' : null;
+      case 'video-end':
+        return this.videosEnded ? 'video-end' : null;
+    }
+  }
+}

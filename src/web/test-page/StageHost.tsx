@@ -1,0 +1,23 @@
+import { lazy, Suspense, useCallback } from 'react';
+import { useGlimpseStore } from '../flow/StoreContext.js';
+import type { LoadedMedia, StageController } from '../stage/types.js';
+
+/** The stage chunk (PixiJS) loads only when asked: never part of the first screens' bundle. */
+export const loadStageChunk = () => import('../stage/Stage.js');
+const Stage = lazy(loadStageChunk);
+
+/**
+ * The one persistent PixiJS stage of the page, mounted from the first Loading phase to the end and only hidden
+ * between uses, so its clock keeps its measured refresh and its textures stay uploaded.
+ */
+export function StageHost({ visible, top, background, onReady }: { visible: boolean; top: number; background: string; onReady(c: StageController): void }) {
+  const store = useGlimpseStore();
+  const lookup = useCallback((name: string): LoadedMedia | undefined => store.getState().media?.get(name), [store]);
+  return (
+    <div className={`stage-host${visible ? '' : ' hidden'}`} style={{ top }} id="stage-host">
+      <Suspense fallback={null}>
+        <Stage media={lookup} background={background} onReady={onReady} />
+      </Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import type { ReactNode } from 'react';
+import { useGlimpse } from '../flow/StoreContext.js';
+import { fill } from '../i18n/format.js';
+import { useStrings } from '../screens/useStrings.js';
+import { voteModalTop } from './voteModalPosition.js';
+
+/** The vote dialog frame: its place (SPEC §9) and the "index / length" line; the protocol's view goes inside. */
+export function VoteModal({ index, total, children }: { index: number; total: number; children: ReactNode }) {
+  const t = useStrings();
+  const phone = useGlimpse((s) => s.query.phone);
+  const top = voteModalTop({ phone, portrait: window.innerHeight >= window.innerWidth, innerHeight: window.innerHeight, outerHeight: window.outerHeight });
+  return (
+    <div className="vote-modal" role="dialog" id="vote-modal" style={{ top }}>
+      <p className="vote-progress">{fill(t.voteProgress, { index: index + 1, total })}</p>
+      {children}
+    </div>
+  );
+}

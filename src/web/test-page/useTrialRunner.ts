@@ -1,0 +1,150 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PlaylistStimulus } from '../../contract/playlist.js';
+import { postRating } from '../flow/api.js';
+import type { GlimpseStore } from '../flow/store.js';
+import { newUuid } from '../flow/uuid.js';
+import { windowSizes } from '../flow/windowInfo.js';
+import type { AnyProtocolModule } from '../protocols/types.js';
+import { isStageMediaError } from '../stage/errors.js';
+import type { PresentationRecord, StageController } from '../stage/types.js';
+import { ratingLogsText } from './ratingLogs.js';
+
+/**
+ * Runs a playlist on the stage, one stimulus at a time (SPEC §4 "Pair test, per stimulus", generic over the
+ * protocol module): prepare its media, play its plan, open the response view, post the answer, advance.
+ * A failed post keeps the stimulus; its Idempotency-Key is kept, so submitting again cannot store it twice.
+ */
+
+export type TrialStatus = 'preparing' | 'playing' | 'responding' | 'saving';
+
+export interface TrialState {
+  index: number;
+  status: TrialStatus;
+  nbReplay: number;
+  /** Kind of media the stage could not show for this stimulus, if any. */
+  mediaError: 'video' | 'image' | null;
+  /** Changes on every play, so the response view is remounted (and its answer cleared) after a replay. */
+  playCount: number;
+}
+
+export interface TrialRunner extends TrialState {
+  stimulus: PlaylistStimulus | undefined;
+  answer(answer: unknown): void;
+  replay(): void;
+}
+
+interface RunnerInput {
+  store: GlimpseStore;
+  module: AnyProtocolModule;
+  params: unknown;
+  stimuli: PlaylistStimulus[];
+  training: boolean;
+  controller: StageController | null;
+  onDone(): void;
+}
+
+const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
+
+export function useTrialRunner({ store, module, params, stimuli, training, controller, onDone }: RunnerInput): TrialRunner {
+  const [state, setState] = useState<TrialState>(FIRST);
+  const records = useRef<PresentationRecord[][]>([]);
+  const keys = useRef(new Map<number, string>());
+  const stimulus = stimuli[state.index];
+
+  // Present the stimulus whenever a new play is asked for (new index or replay): status preparing/playing.
+  const { index, playCount } = state;
+  useEffect(() => {
+    if (!controller || !stimulus) return;
+    const abort = new AbortController();
+    const replay = playCount > 0;
+    void (async () => {
+      let mediaError: TrialState['mediaError'] = null;
+      try {
+        await controller.prepare(module.mediaOf(stimulus, params));
+        if (abort.signal.aborted) return;
+        setState((s) => ({ ...s, status: 'playing' }));
+        const steps = module.plan(stimulus, {
+          params,
+          canvas: controller.size(),
+          mediaSize: (m) => controller.mediaSize(m),
+          replay,
+          topBand: 0,
+        });
+        records.current.push(await controller.play(steps, abort.signal));
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        console.log('the stimulus could not be shown', error);
+        if (isStageMediaError(error)) {
+          records.current.push(error.records);
+          mediaError = error.mediaKind === 'video' ? 'video' : 'image';
+        } else {
+          mediaError = 'image';
+        }
+      }
+      if (!abort.signal.aborted) setState((s) => ({ ...s, status: 'responding', mediaError }));
+    })();
+    return () => abort.abort();
+  }, [controller, stimulus, index, playCount, module, params]);
+
+  const advance = useCallback(() => {
+    records.current = [];
+    if (state.index + 1 >= stimuli.length) {
+      onDone();
+      return;
+    }
+    setState((s) => ({ ...FIRST, index: s.index + 1 }));
+  }, [state.index, stimuli.length, onDone]);
+
+  const answer = useCallback(
+    (value: unknown) => {
+      if (!stimulus || state.status !== 'responding') return;
+      // Training answers are not stored (SPEC §4: training sends no data).
+      if (training) return advance();
+      const { playlist } = store.getState();
+      if (!playlist?.session_id || !playlist.sessionToken) {
+        console.log('rating not sent: no session (MTurk preview?)');
+        return;
+      }
+      const key = keys.current.get(stimulus.stimuliId) ?? newUuid();
+      keys.current.set(stimulus.stimuliId, key);
+      const logs = ratingLogsText({
+        v: 1,
+        presentations: records.current,
+        refreshMs: controller && Number.isFinite(controller.refreshMs) ? controller.refreshMs : null,
+        timeOrigin: performance.timeOrigin,
+        window: windowSizes(),
+        ...(state.mediaError ? { mediaError: state.mediaError } : {}),
+      });
+      setState((s) => ({ ...s, status: 'saving' }));
+      postRating(
+        {
+          stimuli_id: stimulus.stimuliId,
+          session_id: playlist.session_id,
+          session_token: playlist.sessionToken,
+          value: module.value(value, stimulus),
+          nbReplay: state.nbReplay,
+          logs,
+        },
+        key,
+      ).then(
+        (ack) => {
+          console.log('rating stored', ack);
+          advance();
+        },
+        (error) => {
+          // SPEC §4 step 6: only logged; the test stays on this stimulus and the answer can be submitted again.
+          console.log('rating post failed', error);
+          setState((s) => ({ ...s, status: 'responding' }));
+        },
+      );
+    },
+    [stimulus, state.status, state.nbReplay, state.mediaError, training, store, controller, module, advance],
+  );
+
+  const replay = useCallback(() => {
+    if (state.status !== 'responding') return;
+    setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1 }));
+  }, [state.status]);
+
+  return { ...state, stimulus, answer, replay };
+}

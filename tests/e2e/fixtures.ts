@@ -1,0 +1,133 @@
+/**
+ * Playwright fixtures for Glimpse journeys: one real server per worker (SQLite file + media folder in a fresh
+ * temporary directory, the e2e studies of tests/e2e/studies imported, dist/web served), and a unique participant
+ * per test so tests sharing that database never see each other's sessions (nor ALREADY_COMPLETED).
+ *
+ *   import { test, expect, E2E_JOBS } from './fixtures';
+ *   test('...', async ({ page, glimpse, participant }) => {
+ *     await page.goto(participant.linkTo(E2E_JOBS.pair_comparison));
+ *     ...
+ *     const session = await participant.session(E2E_JOBS.pair_comparison);
+ *     const ratings = await glimpse.db.selectFrom('ratings').selectAll().where('session_id', '=', session!.id).execute();
+ *   });
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base, expect } from '@playwright/test';
+import { ROUTE_OF_PROTOCOL, type Protocol } from '../../src/contract/protocols.js';
+import type { StudyFile } from '../../src/contract/study.js';
+import { ensureDemoMedia } from '../../src/server/demo/index.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
+import type { Db, SessionRow, Storage } from '../../src/server/storage/types.js';
+
+export { expect };
+
+export const E2E_STUDIES_DIR = resolve('tests/e2e/studies');
+const WEB_DIR = resolve('dist/web');
+
+/** The e2e study files, parsed: job id -> protocol. */
+export const E2E_STUDIES: ReadonlyArray<{ file: string; id: string; protocol: Protocol }> = readdirSync(E2E_STUDIES_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => {
+    const study = JSON.parse(readFileSync(join(E2E_STUDIES_DIR, name), 'utf8')) as StudyFile;
+    return { file: join(E2E_STUDIES_DIR, name), id: study.id, protocol: study.job.subjectiveProtocol };
+  });
+
+/** The image-based e2e job of each protocol (pair_comparison: the side-by-side image pair study). */
+export const E2E_JOBS = {
+  pair_comparison: 'e2e-pvid',
+  absolute_category_rating: 'e2e-acr',
+  double_stimulus_impairment_scale: 'e2e-dsis',
+  acceptability_annoyance: 'e2e-accann',
+  maximum_likelihood_difference_scaling: 'e2e-mlds',
+  triplet: 'e2e-triplet',
+  mlds_pair: 'e2e-mlds-pair',
+  bubble: 'e2e-bubble',
+  piiface: 'e2e-piiface',
+} as const satisfies Record<Protocol, string>;
+/** Extra e2e jobs: pair comparison of two 1-second videos side by side (categoryTest 3). */
+export const E2E_VIDEO_PAIR_JOB = 'e2e-pvid-video';
+
+export interface GlimpseServer {
+  /** http://127.0.0.1:{port}; also the tests' baseURL, so page.goto('/pvid/e2e-pvid') works. */
+  url: string;
+  /** Kysely over the server's SQLite file: assert what was stored. */
+  db: Db;
+  storage: Storage;
+  server: RunningServer;
+  /** Where the server copied the imported media ({mediaDir}/{jobId}/...). */
+  mediaDir: string;
+}
+
+export interface Participant {
+  /** PROLIFIC_PID of this test (unique per test). */
+  pid: string;
+  /** Participant link of a job: /{route}/{jobId}?platform=prolific&PROLIFIC_PID=..&STUDY_ID=..&SESSION_ID=.. + `query`. */
+  linkTo(jobId: string, query?: Record<string, string>): string;
+  /** The session this participant opened on the job (matched by PROLIFIC_PID), or undefined when none. */
+  session(jobId: string): Promise<SessionRow | undefined>;
+}
+
+function protocolOf(jobId: string): Protocol {
+  const study = E2E_STUDIES.find((s) => s.id === jobId);
+  if (!study) throw new Error(`no e2e study with id ${jobId} in ${E2E_STUDIES_DIR}`);
+  return study.protocol;
+}
+
+export const test = base.extend<{ participant: Participant }, { glimpse: GlimpseServer }>({
+  glimpse: [
+    async ({}, use) => {
+      if (!existsSync(join(WEB_DIR, 'index.html'))) {
+        throw new Error(`${WEB_DIR}/index.html is missing: build the web app first (npm run build, or npm run test:e2e which does it)`);
+      }
+      const tempDir = mkdtempSync(join(tmpdir(), 'glimpse-e2e-'));
+      const mediaDir = join(tempDir, 'media');
+      await ensureDemoMedia(E2E_STUDIES_DIR);
+      const server = await startServer({
+        host: '127.0.0.1',
+        port: 0,
+        databaseUrl: join(tempDir, 'glimpse-e2e.db'),
+        mediaDir,
+        mediaBaseUrl: '',
+        webDir: WEB_DIR,
+        studies: E2E_STUDIES.map((s) => s.file),
+        logger: false,
+      });
+      try {
+        await use({ url: server.url, db: server.storage.db, storage: server.storage, server, mediaDir });
+      } finally {
+        await server.close();
+        rmSync(tempDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+
+  baseURL: async ({ glimpse }, use) => {
+    await use(glimpse.url);
+  },
+
+  participant: async ({ glimpse }, use) => {
+    const pid = `e2e${randomUUID().replace(/-/g, '').slice(0, 21)}`;
+    await use({
+      pid,
+      linkTo(jobId, query = {}) {
+        const params = new URLSearchParams({ platform: 'prolific', PROLIFIC_PID: pid, STUDY_ID: 'e2e-study', SESSION_ID: `s-${pid}`, ...query });
+        return `/${ROUTE_OF_PROTOCOL[protocolOf(jobId)]}/${jobId}?${params}`;
+      },
+      async session(jobId) {
+        return glimpse.db
+          .selectFrom('sessions')
+          .innerJoin('session_identities', 'session_identities.session_id', 'sessions.id')
+          .selectAll('sessions')
+          .where('sessions.job_id', '=', jobId)
+          .where('session_identities.prolific_pid', '=', pid)
+          .orderBy('sessions.id', 'desc')
+          .executeTakeFirst();
+      },
+    });
+  },
+});

@@ -1,0 +1,225 @@
+import { expect, it } from 'vitest';
+import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
+import { describeEachDialect } from './helpers/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
+import { PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
+
+describeEachDialect('POST /api/ratings/', (dialect) => {
+  const ctx = useServer(dialect);
+  const session = async (query = '') => {
+    await ctx().importStudy(PAIR_STUDY);
+    return json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', query));
+  };
+  const post = (body: unknown, headers: Record<string, string> = {}) => postJson(ctx().app, '/api/ratings/', body, headers);
+  const ratings = () => ctx().storage.db.selectFrom('ratings').selectAll().orderBy('id').execute();
+
+  it('stores a rating with its timing logs and answers 201 {id, stimuli_id, session_id}', async () => {
+    const p = await session();
+    const stimulus = p.stimulis[1].stimuliId;
+    const logs = JSON.stringify([{ label: 'A', media: ['fixture-pair/blue.png'], requestedFrames: 60, shownFrames: 60, onsetMs: 1.5, offsetMs: 1001.5 }]);
+    const res = await post(ratingBody(p, stimulus, { value: 0, nbReplay: 2, logs }));
+    expect(res.statusCode).toBe(201);
+    const body = json(res);
+    expect(body).toEqual({ id: expect.any(Number), stimuli_id: stimulus, session_id: p.session_id });
+    expect(await ratings()).toEqual([
+      { id: body.id, session_id: p.session_id, stimulus_id: stimulus, dedupe_key: `n:${stimulus}`, value: 0, nb_replay: 2, logs, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ]);
+  });
+
+  it('accepts fractional values and null logs', async () => {
+    const p = await session();
+    expect((await post(ratingBody(p, p.stimulis[0].stimuliId, { value: 3.25, logs: null }))).statusCode).toBe(201);
+    expect((await ratings())[0]).toMatchObject({ value: 3.25, logs: null });
+  });
+
+  it('replays an Idempotency-Key: one row, 200 with the first body; another key stores another answer', async () => {
+    const p = await session();
+    const body = ratingBody(p, p.stimulis[0].stimuliId);
+    const key = { 'idempotency-key': '4a1a3b8e-54a4-4c4c-9b1e-0c7d1f1d2a11' };
+    const first = await post(body, key);
+    const retry = await post(body, key);
+    expect(first.statusCode).toBe(201);
+    expect(retry.statusCode).toBe(200);
+    expect(json(retry)).toEqual(json(first));
+    // Same key, different answer: refused, nothing changes.
+    const mismatch = await post({ ...body, value: 0 }, key);
+    expect(mismatch.statusCode).toBe(409);
+    expect(json(mismatch).error).toBe('IDEMPOTENCY_CONFLICT');
+    // A new key is a new logical answer (a repetition of the same stimulus).
+    expect((await post({ ...body, value: 0 }, { 'idempotency-key': 'second-answer' })).statusCode).toBe(201);
+    expect((await ratings()).map((r) => [r.value, r.dedupe_key])).toEqual([
+      [1, `k:${key['idempotency-key']}`],
+      [0, 'k:second-answer'],
+    ]);
+  });
+
+  it('without a key, replays an identical post and refuses a different one with 409 DUPLICATE', async () => {
+    const p = await session();
+    const body = ratingBody(p, p.stimulis[0].stimuliId);
+    const first = await post(body);
+    expect((await post(body)).statusCode).toBe(200);
+    const dup = await post({ ...body, value: 0 });
+    expect(dup.statusCode).toBe(409);
+    expect(json(dup)).toMatchObject({ error: 'DUPLICATE', message: expect.any(String) });
+    expect((await ratings()).map((r) => [r.id, r.value])).toEqual([[json(first).id, 1]]);
+  });
+
+  it('stores each of many concurrent retries once', async () => {
+    const p = await session();
+    const body = ratingBody(p, p.stimulis[0].stimuliId);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(body, { 'idempotency-key': 'same' })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(await countRows(ctx().storage, 'ratings')).toBe(1);
+  });
+
+  it.each([
+    ['a missing field', (b: any) => { delete b.nbReplay; return b; }, 'body.nbReplay'],
+    ['a wrong type', (b: any) => ({ ...b, value: '1' }), 'body.value'],
+    ['a numeric string id', (b: any) => ({ ...b, stimuli_id: String(b.stimuli_id) }), 'body.stimuli_id'],
+    ['an unknown field', (b: any) => ({ ...b, answer: 'optionimageA' }), 'body.answer'],
+    ['a negative nbReplay', (b: any) => ({ ...b, nbReplay: -1 }), 'body.nbReplay'],
+  ])('refuses %s with 400 VALIDATION and its path, storing nothing', async (_what, mutate, path) => {
+    const p = await session();
+    const res = await post(mutate(ratingBody(p, p.stimulis[0].stimuliId)));
+    expect(res.statusCode).toBe(400);
+    const err = json(res);
+    expect(err.error).toBe('VALIDATION');
+    expect(err.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
+  });
+
+  it('refuses a malformed body, a non-JSON body and a bad Idempotency-Key', async () => {
+    const p = await session();
+    const bad = await ctx().app.inject({ method: 'POST', url: '/api/ratings/', headers: { 'content-type': 'application/json' }, payload: '{"stimuli_id": 1,' });
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad).error).toBe('BAD_REQUEST');
+    const text = await ctx().app.inject({ method: 'POST', url: '/api/ratings/', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    expect(text.statusCode).toBe(415);
+    expect(json(text).error).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const key = await post(ratingBody(p, p.stimulis[0].stimuliId), { 'idempotency-key': 'has space' });
+    expect(key.statusCode).toBe(400);
+    expect(json(key).details[0].path).toBe('headers.idempotency-key');
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
+  });
+
+  it('refuses a body over 512 KiB with 413', async () => {
+    const p = await session();
+    const res = await post(ratingBody(p, p.stimulis[0].stimuliId, { logs: 'x'.repeat(600 * 1024) }));
+    expect(res.statusCode).toBe(413);
+    expect(json(res)).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('524288') });
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
+  });
+
+  it('refuses a wrong token and another session\'s token with 403', async () => {
+    const mine = await session();
+    const theirs = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair'));
+    const wrong = await post(ratingBody(mine, mine.stimulis[0].stimuliId, { session_token: 'A'.repeat(43) }));
+    expect(wrong.statusCode).toBe(403);
+    expect(json(wrong).error).toBe('FORBIDDEN');
+    // Token B acting on session A.
+    const foreign = await post(ratingBody(mine, mine.stimulis[0].stimuliId, { session_token: theirs.sessionToken }));
+    expect(foreign.statusCode).toBe(403);
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
+  });
+
+  it('refuses an unknown session, an unknown stimulus and a stimulus of another playlist with 404', async () => {
+    const mine = await session();
+    const theirs = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair'));
+    expect(theirs.playlistId).not.toBe(mine.playlistId);
+    const unknownSession = await post(ratingBody(mine, mine.stimulis[0].stimuliId, { session_id: 999999 }));
+    expect(unknownSession.statusCode).toBe(404);
+    const unknownStimulus = await post(ratingBody(mine, 999999));
+    expect(unknownStimulus.statusCode).toBe(404);
+    expect(json(unknownStimulus).error).toBe('NOT_FOUND');
+    const foreignStimulus = await post(ratingBody(mine, theirs.stimulis[0].stimuliId));
+    expect(foreignStimulus.statusCode).toBe(404);
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
+  });
+
+  it('takes no new rating once the session is completed, but still replays', async () => {
+    const p = await session();
+    const bodies = p.stimulis.map((s) => ratingBody(p, s.stimuliId));
+    for (const b of bodies) expect((await post(b)).statusCode).toBe(201);
+    expect((await ctx().app.inject(`/api/sessions/token/${p.sessionToken}`)).statusCode).toBe(200);
+    expect((await post(bodies[0])).statusCode).toBe(200);
+    const late = await post({ ...bodies[0], value: 0 }, { 'idempotency-key': 'late' });
+    expect(late.statusCode).toBe(409);
+    expect(json(late).error).toBe('SESSION_COMPLETED');
+    expect(await countRows(ctx().storage, 'ratings')).toBe(2);
+  });
+});
+
+describeEachDialect('POST /api/bubblescreenings/', (dialect) => {
+  const ctx = useServer(dialect);
+  const bubble = async (query = '') => {
+    const study = studyOf('bubble', { id: 'bubble-test', playlists: 1, perPlaylist: 2 });
+    await ctx().importStudy(await writeStudy(study));
+    return json<PlaylistResponse<BubblePlaylistStimulus>>(await getPlaylist(ctx().app, '/api/getbubble/bubble-test', query));
+  };
+  const samples = (n: number) => Array.from({ length: n }, (_, i) => ({ x: i, y: 2 * i, t: 16.6 * i, vt: 0 }));
+  const screening = (p: PlaylistResponse<BubblePlaylistStimulus>, stimulusId: number, extra: Record<string, unknown> = {}) => ({
+    stimuli_id: stimulusId,
+    session_id: p.session_id,
+    session_token: p.sessionToken,
+    mouse_logs: { mediaA: samples(3), mediaB: samples(2) },
+    screening_no: 0,
+    logs: null,
+    ...extra,
+  });
+  const post = (body: unknown, headers: Record<string, string> = {}) => postJson(ctx().app, '/api/bubblescreenings/', body, headers);
+
+  it('stores the mouse logs as JSON and replays by key', async () => {
+    const p = await bubble();
+    const body = screening(p, p.stimulis[0].stimuli_id);
+    const res = await post(body, { 'idempotency-key': 'k1' });
+    expect(res.statusCode).toBe(201);
+    expect(json(res)).toEqual({ id: expect.any(Number), stimuli_id: body.stimuli_id, session_id: p.session_id });
+    expect((await post(body, { 'idempotency-key': 'k1' })).statusCode).toBe(200);
+    const rows = await ctx().storage.db.selectFrom('screenings').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0].mouse_logs)).toEqual(body.mouse_logs);
+    expect(rows[0].screening_no).toBe(0);
+  });
+
+  it('keys unkeyed posts by (stimulus, screening_no): a repetition is a new row, a changed resend a 409', async () => {
+    const p = await bubble();
+    const id = p.stimulis[0].stimuli_id;
+    expect((await post(screening(p, id))).statusCode).toBe(201);
+    expect((await post(screening(p, id, { screening_no: 1 }))).statusCode).toBe(201);
+    const changed = await post(screening(p, id, { mouse_logs: { mediaA: samples(1), mediaB: [] } }));
+    expect(changed.statusCode).toBe(409);
+    expect(json(changed).error).toBe('DUPLICATE');
+    expect(await countRows(ctx().storage, 'screenings')).toBe(2);
+  });
+
+  it.each([
+    ['a sample with an unknown field', (b: any) => ({ ...b, mouse_logs: { mediaA: [{ x: 1, y: 1, t: 1, vt: 0, z: 1 }], mediaB: [] } }), 'body.mouse_logs.mediaA[0].z'],
+    ['a missing mediaB', (b: any) => ({ ...b, mouse_logs: { mediaA: [] } }), 'body.mouse_logs.mediaB'],
+    ['logs that are not null', (b: any) => ({ ...b, logs: 'text' }), 'body.logs'],
+    ['a string coordinate', (b: any) => ({ ...b, mouse_logs: { mediaA: [{ x: '1', y: 1, t: 1, vt: 0 }], mediaB: [] } }), 'body.mouse_logs.mediaA[0].x'],
+  ])('refuses %s with 400, storing nothing', async (_what, mutate, path) => {
+    const p = await bubble();
+    const res = await post(mutate(screening(p, p.stimulis[0].stimuli_id)));
+    expect(res.statusCode).toBe(400);
+    expect(json(res).details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await countRows(ctx().storage, 'screenings')).toBe(0);
+  });
+
+  it('accepts a large mouse log under 16 MiB and refuses one over it with 413', async () => {
+    const p = await bubble();
+    const id = p.stimulis[0].stimuli_id;
+    const big = await post(screening(p, id, { mouse_logs: { mediaA: samples(60_000), mediaB: samples(60_000) } }));
+    expect(big.statusCode).toBe(201);
+    const huge = await post(screening(p, id, { screening_no: 1, mouse_logs: { mediaA: samples(190_000), mediaB: samples(190_000) } }));
+    expect(huge.statusCode).toBe(413);
+    expect(await countRows(ctx().storage, 'screenings')).toBe(1);
+  });
+
+  it('refuses a foreign token (403) and an unknown stimulus (404)', async () => {
+    const p = await bubble();
+    const other = json<PlaylistResponse<BubblePlaylistStimulus>>(await getPlaylist(ctx().app, '/api/getbubble/bubble-test'));
+    expect((await post(screening(p, p.stimulis[0].stimuli_id, { session_token: other.sessionToken }))).statusCode).toBe(403);
+    expect((await post(screening(p, 424242))).statusCode).toBe(404);
+    expect(await countRows(ctx().storage, 'screenings')).toBe(0);
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
+import type { PlaylistResponse, PlaylistStimulus } from '../../../src/contract/playlist.js';
+import { buildApp } from '../../../src/server/app.js';
+import { openStorage } from '../../../src/server/storage/open.js';
+import type { DialectName, Storage } from '../../../src/server/storage/types.js';
+import { importStudy } from '../../../src/server/study/import.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+
+export interface ServerContext {
+  dialect: DialectName;
+  storage: Storage;
+  app: FastifyInstance;
+  mediaDir: string;
+  webDir: string;
+  database: TestDatabase;
+  /** Imports a study file into this context's database and media store. */
+  importStudy(file: string): ReturnType<typeof importStudy>;
+}
+
+/**
+ * Registers beforeEach/afterEach hooks that give every test a fresh database of `dialect` (migrated), an empty
+ * media store and an app to inject requests into; returns a getter for the current context.
+ */
+export function useServer(dialect: DialectName, opts: { mediaBaseUrl?: string; webDir?: string } = {}): () => ServerContext {
+  let ctx: ServerContext | undefined;
+  beforeEach(async () => {
+    const database = await createTestDatabase(dialect);
+    const storage = await openStorage({ databaseUrl: database.url });
+    const mediaDir = join(database.dir, 'media');
+    await mkdir(mediaDir, { recursive: true });
+    const webDir = opts.webDir ?? join(database.dir, 'web');
+    const app = await buildApp({ storage, mediaDir, webDir, mediaBaseUrl: opts.mediaBaseUrl ?? '' });
+    ctx = { dialect, storage, app, mediaDir, webDir, database, importStudy: (file) => importStudy(storage, file, mediaDir) };
+  });
+  afterEach(async () => {
+    if (!ctx) return;
+    await ctx.app.close();
+    await ctx.storage.close();
+    await ctx.database.drop();
+    ctx = undefined;
+  });
+  return () => {
+    if (!ctx) throw new Error('no server context outside a test');
+    return ctx;
+  };
+}
+
+export const json = <T = any>(res: LightMyRequestResponse): T => JSON.parse(res.body) as T;
+
+/** GET a playlist (creates a session unless it is an MTurk preview). */
+export async function getPlaylist(app: FastifyInstance, path: string, query = ''): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'GET', url: `${path}${query ? `?${query}` : ''}` });
+}
+
+export type GenericPlaylist = PlaylistResponse<PlaylistStimulus>;
+
+export function ratingBody(playlist: PlaylistResponse<any>, stimulusId: number, extra: Record<string, unknown> = {}) {
+  return {
+    stimuli_id: stimulusId,
+    session_id: playlist.session_id,
+    session_token: playlist.sessionToken,
+    value: 1,
+    nbReplay: 0,
+    logs: JSON.stringify([{ label: 'A', onsetMs: 10, offsetMs: 1010 }]),
+    ...extra,
+  };
+}
+
+export function postJson(app: FastifyInstance, url: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(body) });
+}
+
+/** Row counts of the answer tables (to check that a refused request stored nothing). */
+export async function countRows(storage: Storage, table: 'ratings' | 'screenings' | 'session_logs' | 'consents' | 'bchecks' | 'sessions'): Promise<number> {
+  const row = await storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

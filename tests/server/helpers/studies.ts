@@ -1,0 +1,76 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { JobFields } from '../../../src/contract/job.js';
+import type { Protocol } from '../../../src/contract/protocols.js';
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+export const FIXTURE_MEDIA = join(FIXTURES, 'media');
+export const PAIR_STUDY = join(FIXTURES, 'pair-study.json');
+
+export function jobFields(protocol: Protocol, extra: Partial<JobFields> = {}): JobFields {
+  return {
+    question: 'Rate the quality',
+    welcomeTitle: 'Welcome',
+    welcomeMsg: '<p>Hello</p>',
+    instructionTitle: 'Instructions',
+    instructionMsg: '<p>Do your best</p>',
+    subjectiveProtocol: protocol,
+    targetScreenSizeHeight: 600,
+    targetScreenSizeWidth: 800,
+    maxScreenSizeHeight: 4320,
+    maxScreenSizeWidth: 7680,
+    requestFullScreen: 0,
+    category_id: 1,
+    backgroundColor: '#808080',
+    ...extra,
+  };
+}
+
+const bubbleSide = (source: string) => ({ source, height: 18, width: 32, blur: 4, radius: 6 });
+
+/** A valid stimulus of each protocol's shape, using the fixture media. */
+export function sampleStimulus(protocol: Protocol, i = 0): Record<string, unknown> {
+  const files = ['red.png', 'green.png', 'blue.png', 'yellow.png'];
+  const f = (k: number) => files[(i + k) % files.length];
+  switch (protocol) {
+    case 'absolute_category_rating':
+    case 'acceptability_annoyance':
+      return { source: f(0) };
+    case 'triplet':
+      return { sourceA: f(0), sourceB: f(1), sourceC: f(2) };
+    case 'maximum_likelihood_difference_scaling':
+      return { sourceA: f(0), sourceB: f(1), sourceC: f(2), sourceD: f(3) };
+    case 'bubble':
+      return { sourceA: bubbleSide(f(0)), sourceB: { ...bubbleSide(f(1)), golden: true } };
+    case 'piiface':
+      return { type: `emotion/set1/img${i}/3`, source: f(0) };
+    default:
+      return { sourceA: f(0), sourceB: f(1) };
+  }
+}
+
+/**
+ * Writes a study file into a fresh temp folder whose `media` points (relatively) at the fixture media, and returns
+ * its path. `study` fields override the defaults.
+ */
+export async function writeStudy(study: Record<string, unknown>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'glimpse-study-'));
+  const file = join(dir, 'study.json');
+  await writeFile(file, JSON.stringify({ media: relative(dir, FIXTURE_MEDIA), ...study }, null, 2));
+  return file;
+}
+
+/** A valid study of a protocol: `playlists` playlists of `perPlaylist` stimuli (+ optional training). */
+export function studyOf(protocol: Protocol, opts: { id?: string; playlists?: number; perPlaylist?: number; training?: number } = {}) {
+  const { playlists = 2, perPlaylist = 3, training = 0 } = opts;
+  return {
+    id: opts.id ?? `study-${protocol.replace(/_/g, '-')}`,
+    job: jobFields(protocol),
+    playlists: Array.from({ length: playlists }, (_, p) => ({
+      stimuli: Array.from({ length: perPlaylist }, (_, i) => sampleStimulus(protocol, p + i)),
+      ...(training ? { training: Array.from({ length: training }, (_, i) => sampleStimulus(protocol, i)) } : {}),
+    })),
+  };
+}
