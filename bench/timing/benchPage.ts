@@ -19,8 +19,14 @@ export interface BenchPage {
   close(): Promise<void>;
 }
 
-export async function openBenchPage(options: { viewport?: { width: number; height: number } } = {}): Promise<BenchPage> {
-  const outDir = path.join(repoRoot, '.tmp/bench-timing');
+export interface BenchPageOptions {
+  viewport?: { width: number; height: number };
+  /** Build folder under .tmp/ (separate callers must not share one). */
+  outDir?: string;
+}
+
+export async function openBenchPage(options: BenchPageOptions = {}): Promise<BenchPage> {
+  const outDir = path.join(repoRoot, '.tmp', options.outDir ?? 'bench-timing');
   await build({
     configFile: false,
     root: benchDir,

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import type { LoadedMedia, PresentationRecord, PresentationStep, StageController } from '../../src/web/stage/types';
 import { runBaseline, runStage } from './conditions';
 import type { BaselineRun, LongTaskPlan, StageRun } from './conditions';
-import { makeImages, makeSolid, mediaFromBase64 } from './testMedia';
+import { makeImages, makeSolid, mediaFromBase64, recordVideo } from './testMedia';
 
 const Stage = lazy(() => import('../../src/web/stage/Stage'));
 
@@ -62,6 +62,9 @@ const bench = {
   },
   async makeSolid(name: string, width: number, height: number, color: string): Promise<string> {
     return add([await makeSolid(name, width, height, color)])[0];
+  },
+  async recordVideo(name: string, width: number, height: number, colors: string[], segmentMs: number): Promise<string> {
+    return add([await recordVideo(name, width, height, colors, segmentMs)])[0];
   },
   addBase64(name: string, kind: 'image' | 'video', mime: string, base64: string): string {
     return add([mediaFromBase64(name, kind, mime, base64)])[0];

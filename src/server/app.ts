@@ -36,11 +36,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     // Bodies are validated as sent: no stripping of unknown fields, no type coercion, every error reported.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
+    // verbose: errors carry their schema, so a union reports "must be one of ..." (errors.ts).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, verbose: true } },
     bodyLimit: 1024 * 1024,
   });
   app.decorate('storage', opts.storage);
   registerErrorHandler(app);
+  // navigator.sendBeacon (the client's last-chance upload when a page closes) posts strings as text/plain:
+  // such bodies are read as JSON too. Any other non-JSON type gets 415.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
   const mediaBaseUrl = opts.mediaBaseUrl ?? '';
   await app.register(metaRoutes);

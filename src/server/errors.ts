@@ -36,6 +36,34 @@ export function pointerToPath(pointer: string, root: string): string {
   return path;
 }
 
+/**
+ * Readable {path, message} list of ajv errors (ajv run with verbose: true). An anyOf (TypeBox union) reports one
+ * line instead of one per branch: "must be one of ..." when the branches are constants. Unknown and missing
+ * fields point at the field itself. Identical lines are merged.
+ */
+export function ajvErrorDetails(errors: readonly ErrorObject[], root: string): ErrorDetail[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf');
+  const insideUnion = (e: ErrorObject) => unions.some((u) => e !== u && e.schemaPath.startsWith(`${u.schemaPath}/`));
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    if (insideUnion(error)) continue;
+    const detail = error.keyword === 'anyOf' ? unionDetail(error, root) : ajvErrorDetail(error, root);
+    const key = `${detail.path}\0${detail.message}`;
+    if (!seen.has(key)) details.push(detail), seen.add(key);
+  }
+  return details;
+}
+
+function unionDetail(error: ErrorObject, root: string): ErrorDetail {
+  const branches = Array.isArray(error.schema) ? (error.schema as Array<{ const?: unknown }>) : [];
+  const constants = branches.every((b) => b && 'const' in b) ? branches.map((b) => JSON.stringify(b.const)) : null;
+  return {
+    path: pointerToPath(error.instancePath, root),
+    message: constants ? `must be one of ${constants.join(', ')}` : 'does not match any of the allowed shapes',
+  };
+}
+
 /** One readable {path, message} per ajv error; unknown and missing fields point at the field itself. */
 export function ajvErrorDetail(error: ErrorObject, root: string): ErrorDetail {
   const params = error.params as Record<string, unknown>;

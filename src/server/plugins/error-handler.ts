@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ajvErrorDetail, HttpError } from '../errors.js';
+import { ajvErrorDetails, HttpError } from '../errors.js';
 
 const MAX_DETAILS = 50;
 const CODE_OF_STATUS: Record<number, string> = {
@@ -18,7 +18,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (error.validation) {
       const root = error.validationContext ?? 'body';
-      const details = error.validation.slice(0, MAX_DETAILS).map((e) => ajvErrorDetail(e as never, root));
+      const details = ajvErrorDetails(error.validation as never, root).slice(0, MAX_DETAILS);
       return reply.code(400).send({
         error: 'VALIDATION',
         message: `invalid ${root}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`,

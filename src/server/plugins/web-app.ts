@@ -29,16 +29,21 @@ export async function registerWebApp(app: FastifyInstance, opts: { webDir: strin
   });
 
   const index = indexHtmlLoader(join(opts.webDir, 'index.html'), opts.mediaBaseUrl);
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0];
-    if (API_LIKE.test(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${path}` });
-    }
+  const sendIndex = async (reply: FastifyReply) => {
     const html = await index();
     if (html === null) {
       return reply.code(503).send({ error: 'WEB_APP_NOT_BUILT', message: `no ${opts.webDir}/index.html: run npm run build` });
     }
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  };
+  // "/" is a directory for the static plugin (403 without an index): answer the app explicitly.
+  app.get('/', (_request, reply) => sendIndex(reply));
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0];
+    if (API_LIKE.test(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${path}` });
+    }
+    return sendIndex(reply);
   });
 }
 

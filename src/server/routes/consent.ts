@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { ConsentBody } from '../../contract/payloads.js';
 import { consentPdf } from '../consent-pdf.js';
+import { HttpError } from '../errors.js';
 import { nowIso } from '../storage/types.js';
+
+const isoDay = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+/** "2026-02-30" matches the schema's pattern but is no day: it must survive a round trip through Date. */
+const isRealDay = (day: string) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+};
 
 /**
  * POST /api/consent/: stores the signed French consent form (identity data, in its own table, never joined to
@@ -11,6 +19,14 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: ConsentBody }>('/api/consent/', { schema: { body: ConsentBody }, bodyLimit: 64 * 1024 }, async (request, reply) => {
     const form = request.body;
     const { day, month, year } = form.currentDate;
+    const signedOn = isoDay(year, month, day);
+    const invalid = [
+      ...(isRealDay(form.birthDay) ? [] : [{ path: 'body.birthDay', message: 'is not a calendar date' }]),
+      ...(isRealDay(signedOn) ? [] : [{ path: 'body.currentDate', message: 'is not a calendar date' }]),
+    ];
+    if (invalid.length > 0) {
+      throw new HttpError(400, 'VALIDATION', invalid.map((d) => `${d.path} ${d.message}`).join('; '), { details: invalid });
+    }
     await app.storage.write((trx) =>
       trx
         .insertInto('consents')
@@ -22,7 +38,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
           family_name: form.familyName,
           birth_country: form.birthCountry,
           birth_day: form.birthDay,
-          signed_on: `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+          signed_on: signedOn,
           created_at: nowIso(),
         })
         .execute(),

@@ -4,7 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_PROTOCOLS, type Protocol } from '../../contract/protocols.js';
 import { StudyFile } from '../../contract/study.js';
-import { ajvErrorDetail, type ErrorDetail } from '../errors.js';
+import { ajvErrorDetails, type ErrorDetail } from '../errors.js';
 import { sourceProblems, stimulusSchemaOf, stimulusSources } from './stimulus-rules.js';
 
 /** A study file that does not pass: every problem, each with its JSON path ($.playlists[0].stimuli[3].sourceB). */
@@ -24,7 +24,7 @@ export interface LoadedStudy {
   mediaRoot: string;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const validators = new Map<TSchema, ValidateFunction>();
 function validatorOf(schema: TSchema): ValidateFunction {
   let v = validators.get(schema);
@@ -51,7 +51,7 @@ export async function loadStudy(path: string): Promise<LoadedStudy> {
   const problems: ErrorDetail[] = [];
   const validateStudy = validatorOf(StudyFile);
   if (!validateStudy(data)) {
-    for (const e of validateStudy.errors ?? []) if (!UNDER_A_STIMULUS.test(e.instancePath)) problems.push(ajvErrorDetail(e, '$'));
+    problems.push(...ajvErrorDetails((validateStudy.errors ?? []).filter((e) => !UNDER_A_STIMULUS.test(e.instancePath)), '$'));
   }
   const doc = (data ?? {}) as { job?: { subjectiveProtocol?: unknown }; media?: unknown; playlists?: unknown };
   const protocol = (ALL_PROTOCOLS as readonly unknown[]).includes(doc.job?.subjectiveProtocol)
@@ -71,7 +71,7 @@ export async function loadStudy(path: string): Promise<LoadedStudy> {
         for (const [s, stimulus] of stimuli.entries()) {
           const at = `$.playlists[${p}].${list}[${s}]`;
           if (!validateStimulus(stimulus)) {
-            for (const e of validateStimulus.errors ?? []) problems.push(ajvErrorDetail(e, at));
+            problems.push(...ajvErrorDetails(validateStimulus.errors ?? [], at));
             continue;
           }
           const record = stimulus as Record<string, unknown>;

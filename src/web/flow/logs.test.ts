@@ -14,8 +14,8 @@ function sender(post: () => Promise<boolean>, beacon: () => boolean, token: stri
 
 describe('session logs sender', () => {
   it('posts once, never again, and no beacon after', async () => {
-    const post = vi.fn(async () => true);
-    const beacon = vi.fn(() => true);
+    const post = vi.fn(async (_body: SessionLogsBody) => true);
+    const beacon = vi.fn((_body: SessionLogsBody) => true);
     const s = new SessionLogsSender(new InteractionLogger(), () => TOKEN, { post, beacon });
     await s.send();
     await s.send();

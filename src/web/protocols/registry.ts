@@ -1,5 +1,11 @@
 import type { RatingProtocol } from '../../contract/protocols.js';
+import { acceptabilityAnnoyance } from './accann/index.js';
+import { absoluteCategoryRating } from './acr/index.js';
+import { doubleStimulusImpairmentScale } from './dsis/index.js';
+import { maximumLikelihoodDifferenceScaling } from './mlds/index.js';
+import { mldsPair } from './mlds-pair/index.js';
 import { pairComparison } from './pair/index.js';
+import { triplet } from './triplet/index.js';
 import type { AnyProtocolModule } from './types.js';
 
 /**
@@ -8,12 +14,12 @@ import type { AnyProtocolModule } from './types.js';
  */
 export const PROTOCOL_MODULES: Record<RatingProtocol, AnyProtocolModule | null> = {
   pair_comparison: pairComparison,
-  absolute_category_rating: null,
-  double_stimulus_impairment_scale: null,
-  acceptability_annoyance: null,
-  maximum_likelihood_difference_scaling: null,
-  triplet: null,
-  mlds_pair: null,
+  absolute_category_rating: absoluteCategoryRating,
+  double_stimulus_impairment_scale: doubleStimulusImpairmentScale,
+  acceptability_annoyance: acceptabilityAnnoyance,
+  maximum_likelihood_difference_scaling: maximumLikelihoodDifferenceScaling,
+  triplet: triplet,
+  mlds_pair: mldsPair,
 };
 
 export function moduleOf(protocol: RatingProtocol): AnyProtocolModule | null {

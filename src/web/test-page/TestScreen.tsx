@@ -44,6 +44,8 @@ function TrialView({ module, controller }: { module: AnyProtocolModule; controll
   const waiting = !controller || run.status === 'preparing';
   return (
     <>
+      {/* Where the trial stands, for tests and logs (not shown). */}
+      <div id="trial" hidden data-status={run.status} data-index={run.index} data-replays={run.nbReplay} />
       {questionAlongTest(job.category_id) && (
         <div className="question-band" id="question" style={{ height: QUESTION_BAND_PX, background: job.backgroundColor }}>
           {job.question}

@@ -1,0 +1,99 @@
+import { expect, it } from 'vitest';
+import { describeEachDialect } from './helpers/databases.js';
+import { pdfText } from './helpers/pdf-text.js';
+import { countRows, json, postJson, useServer } from './helpers/server.js';
+
+describeEachDialect('POST /api/bchecks/', (dialect) => {
+  const ctx = useServer(dialect);
+  const body = { b_name: 'Chrome', b_version: '140.0.1', b_os: 'Linux', screen_size: '1920x1080' };
+
+  it('stores the browser check and answers its id', async () => {
+    const res = await postJson(ctx().app, '/api/bchecks/', body);
+    expect(res.statusCode).toBe(201);
+    const { id } = json(res);
+    expect(id).toEqual(expect.any(Number));
+    const row = await ctx().storage.db.selectFrom('bchecks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject(body);
+  });
+
+  it.each([
+    ['a missing field', { b_name: 'Chrome', b_version: '1', b_os: 'Linux' }, 'body.screen_size'],
+    ['a wrong type', { ...body, b_version: 140 }, 'body.b_version'],
+    ['an unknown field', { ...body, ua: 'x' }, 'body.ua'],
+  ])('refuses %s with 400, storing nothing', async (_what, payload, path) => {
+    const res = await postJson(ctx().app, '/api/bchecks/', payload);
+    expect(res.statusCode).toBe(400);
+    expect(json(res).details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await countRows(ctx().storage, 'bchecks')).toBe(0);
+  });
+
+  it('refuses an oversized body with 413', async () => {
+    const res = await postJson(ctx().app, '/api/bchecks/', { ...body, b_name: 'x'.repeat(20_000) });
+    expect(res.statusCode).toBe(413);
+    expect(await countRows(ctx().storage, 'bchecks')).toBe(0);
+  });
+});
+
+describeEachDialect('POST /api/consent/', (dialect) => {
+  const ctx = useServer(dialect);
+  const form = {
+    emailAddress: 'participant@univ-nantes.fr',
+    paraphe: 'CD',
+    gender: 'Mme.',
+    name: 'Chloé',
+    familyName: 'Dupré',
+    birthCountry: 'Sénégal',
+    birthDay: '1994-07-21',
+    currentDate: { day: 5, month: 3, year: 2026 },
+  };
+
+  it('names the allowed values of a union field', async () => {
+    const res = await postJson(ctx().app, '/api/consent/', { ...form, gender: 'Dr.' });
+    expect(json(res).details).toEqual([{ path: 'body.gender', message: 'must be one of "M.", "Mme."' }]);
+  });
+
+  it('stores the form in its own table and answers the filled-in French PDF', async () => {
+    const res = await postJson(ctx().app, '/api/consent/', form);
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(res.rawPayload);
+    expect(text).toContain('Formulaire de consentement éclairé');
+    expect(text).toContain('Je soussigné(e) Mme. Chloé Dupré, né(e) le 21/07/1994 (pays de naissance : Sénégal)');
+    expect(text).toContain('participant@univ-nantes.fr');
+    expect(text).toContain('05/03/2026');
+    expect(text).toContain('CD');
+    const rows = await ctx().storage.db.selectFrom('consents').selectAll().execute();
+    expect(rows).toEqual([
+      {
+        id: expect.any(Number),
+        email: form.emailAddress,
+        paraphe: 'CD',
+        gender: 'Mme.',
+        name: 'Chloé',
+        family_name: 'Dupré',
+        birth_country: 'Sénégal',
+        birth_day: '1994-07-21',
+        signed_on: '2026-03-05',
+        created_at: expect.any(String),
+      },
+    ]);
+  });
+
+  it.each([
+    ['a missing field', (f: any) => { const { paraphe: _p, ...rest } = f; return rest; }, 'body.paraphe'],
+    ['an unknown gender', (f: any) => ({ ...f, gender: 'Dr.' }), 'body.gender'],
+    ['a malformed email', (f: any) => ({ ...f, emailAddress: 'nope' }), 'body.emailAddress'],
+    ['a wrong date type', (f: any) => ({ ...f, currentDate: { day: '5', month: 3, year: 2026 } }), 'body.currentDate.day'],
+    ['an impossible birth date', (f: any) => ({ ...f, birthDay: '1994-02-30' }), 'body.birthDay'],
+    ['an impossible signing date', (f: any) => ({ ...f, currentDate: { day: 31, month: 4, year: 2026 } }), 'body.currentDate'],
+    ['an unknown field', (f: any) => ({ ...f, phone: '0600000000' }), 'body.phone'],
+  ])('refuses %s with 400, storing nothing', async (_what, mutate, path) => {
+    const res = await postJson(ctx().app, '/api/consent/', mutate(form));
+    expect(res.statusCode).toBe(400);
+    expect(json(res).error).toBe('VALIDATION');
+    expect(json(res).details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await countRows(ctx().storage, 'consents')).toBe(0);
+  });
+});

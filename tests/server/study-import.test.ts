@@ -1,0 +1,166 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { StudyConflictError } from '../../src/server/study/import.js';
+import { loadStudy, StudyValidationError } from '../../src/server/study/validate.js';
+import { describeEachDialect } from './helpers/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
+import { FIXTURE_MEDIA, jobFields, PAIR_STUDY, sampleStimulus, studyOf, writeStudy } from './helpers/studies.js';
+
+/** The problems a study file gets, as "path: message" strings. */
+async function problemsOf(study: Record<string, unknown>): Promise<Array<{ path: string; message: string }>> {
+  const error = await loadStudy(await writeStudy(study)).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StudyValidationError);
+  return (error as StudyValidationError).problems;
+}
+
+it('reports every problem of a study file with its JSON path', async () => {
+  const { question: _q, ...job } = { ...jobFields('pair_comparison', { backgroundColor: 'grey' }), requestFullScreen: 2 };
+  const problems = await problemsOf({
+    id: 'several-errors',
+    job,
+    extra: true,
+    playlists: [
+      { stimuli: [{ sourceA: 'red.png' }, { sourceA: 'red.png', sourceB: 'green.png', sourceC: 'blue.png' }] },
+      { stimuli: [{ sourceA: 'missing.png', sourceB: 'green.png' }, { sourceA: 'red.png', sourceB: 'green.png', foo: 1 }, { sourceA: '../secret.png', sourceB: 'red.png' }] },
+    ],
+  });
+  const paths = problems.map((p) => p.path);
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      '$.extra',
+      '$.job.question',
+      '$.job.backgroundColor',
+      '$.playlists[0].stimuli[0].sourceB',
+      '$.playlists[0].stimuli[1].sourceC',
+      '$.playlists[1].stimuli[0].sourceA',
+      '$.playlists[1].stimuli[1].foo',
+      '$.playlists[1].stimuli[2].sourceA',
+    ]),
+  );
+  expect(problems.find((p) => p.path === '$.playlists[1].stimuli[0].sourceA')!.message).toContain('missing.png not found');
+  expect(problems.find((p) => p.path === '$.playlists[0].stimuli[0].sourceB')!.message).toBe('required by pair_comparison');
+  expect(problems.find((p) => p.path === '$.extra')!.message).toBe('unknown field');
+  // A union reports one line, not one per branch.
+  expect(problems.filter((p) => p.path === '$.job.requestFullScreen')).toEqual([{ path: '$.job.requestFullScreen', message: 'must be one of 0, 1' }]);
+  // The message of the error lists them all too.
+  const error = await loadStudy(await writeStudy({ id: 'x', job: jobFields('triplet'), playlists: [{ stimuli: [{ sourceA: 'red.png' }] }] })).catch((e: Error) => e);
+  expect(String(error)).toMatch(/sourceB: required by triplet[\s\S]*sourceC: required by triplet/);
+});
+
+it.each([
+  ['maximum_likelihood_difference_scaling', { sourceA: 'red.png', sourceB: 'green.png', sourceC: 'blue.png' }, '$.playlists[0].stimuli[0].sourceD'],
+  ['triplet', { sourceA: 'red.png', sourceB: 'green.png' }, '$.playlists[0].stimuli[0].sourceC'],
+  ['absolute_category_rating', { source: 'red.png', sourceA: 'green.png' }, '$.playlists[0].stimuli[0]'],
+  ['acceptability_annoyance', { sourceB: 'red.png' }, '$.playlists[0].stimuli[0]'],
+  ['double_stimulus_impairment_scale', { source: 'red.png' }, '$.playlists[0].stimuli[0].sourceA'],
+  ['bubble', { sourceA: { source: 'red.png', height: 18, width: 32, blur: 4 } }, '$.playlists[0].stimuli[0].sourceA.radius'],
+  ['bubble', { sourceA: 'red.png' }, '$.playlists[0].stimuli[0].sourceA'],
+  ['piiface', { source: 'red.png' }, '$.playlists[0].stimuli[0].type'],
+  ['piiface', { sourceA: 'red.png', sourceB: 'green.png' }, '$.playlists[0].stimuli[0].sourceA'],
+] as const)('checks the %s stimulus shape', async (protocol, stimulus, path) => {
+  const problems = await problemsOf({ id: 'shape', job: jobFields(protocol), playlists: [{ stimuli: [stimulus] }] });
+  expect(problems.map((p) => p.path)).toContain(path);
+});
+
+it('reports a file that is not JSON, a missing media folder and an empty playlist', async () => {
+  const file = await writeStudy({});
+  await writeFile(file, '{"id": "x",');
+  const notJson = (await loadStudy(file).catch((e: unknown) => e)) as StudyValidationError;
+  expect(notJson.problems[0].path).toBe('$');
+  const problems = await problemsOf({ id: 'x', job: jobFields('pair_comparison'), media: 'no-such-folder', playlists: [{ stimuli: [] }] });
+  expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(['$.media', '$.playlists[0].stimuli']));
+});
+
+it('accepts every protocol\'s sample study', async () => {
+  for (const protocol of ['pair_comparison', 'bubble', 'piiface', 'triplet'] as const) {
+    const loaded = await loadStudy(await writeStudy(studyOf(protocol, { training: 1 })));
+    expect(loaded.mediaRoot).toBe(FIXTURE_MEDIA);
+  }
+});
+
+describeEachDialect('study import', (dialect) => {
+  const ctx = useServer(dialect);
+  const snapshot = async () => ({
+    playlists: await ctx().storage.db.selectFrom('playlists').select(['id', 'position']).orderBy('id').execute(),
+    stimuli: await ctx().storage.db.selectFrom('stimuli').select(['id', 'playlist_id', 'is_training', 'position', 'spec']).orderBy('id').execute(),
+  });
+
+  it('stores nothing for an invalid study', async () => {
+    await expect(ctx().importStudy(await writeStudy({ id: 'bad', job: jobFields('triplet'), playlists: [{ stimuli: [{ sourceA: 'red.png' }] }] }))).rejects.toBeInstanceOf(
+      StudyValidationError,
+    );
+    expect(await ctx().storage.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('copies the media and is idempotent on re-import', async () => {
+    const first = await ctx().importStudy(PAIR_STUDY);
+    expect(first).toMatchObject({ jobId: 'fixture-pair', status: 'created', playlists: 2, stimuli: 4, mediaCopied: 4 });
+    expect((await readFile(join(ctx().mediaDir, 'fixture-pair', 'red.png'))).equals(await readFile(join(FIXTURE_MEDIA, 'red.png')))).toBe(true);
+    const before = await snapshot();
+    const again = await ctx().importStudy(PAIR_STUDY);
+    expect(again).toMatchObject({ status: 'unchanged', mediaCopied: 0 });
+    expect(await snapshot()).toEqual(before);
+    expect(before.stimuli.map((s) => JSON.parse(s.spec))).toEqual([
+      { sourceA: 'red.png', sourceB: 'green.png' },
+      { reversed: true, sourceA: 'blue.png', sourceB: 'yellow.png' },
+      { sourceA: 'green.png', sourceB: 'red.png' },
+      { sourceA: 'yellow.png', sourceB: 'blue.png' },
+    ]);
+  });
+
+  it('updates job fields in place, even with stored ratings', async () => {
+    await ctx().importStudy(PAIR_STUDY);
+    const p = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair'));
+    await postJson(ctx().app, '/api/ratings/', ratingBody(p, p.stimulis[0].stimuliId));
+    const study = JSON.parse(await readFile(PAIR_STUDY, 'utf8'));
+    study.job.question = 'Which one looks better?';
+    study.media = FIXTURE_MEDIA;
+    const before = await snapshot();
+    expect((await ctx().importStudy(await writeStudy(study))).status).toBe('updated');
+    expect(json(await ctx().app.inject('/api/jobs/fixture-pair')).question).toBe('Which one looks better?');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('rewrites changed playlists when no answer is stored, keeping the ids it can', async () => {
+    await ctx().importStudy(PAIR_STUDY);
+    const before = await snapshot();
+    // An abandoned session on the playlist that goes away.
+    const second = before.playlists[1].id;
+    await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', `playlist_id=${second}`);
+    const study = { ...JSON.parse(await readFile(PAIR_STUDY, 'utf8')), media: FIXTURE_MEDIA };
+    study.playlists = [{ stimuli: [study.playlists[0].stimuli[0], { sourceA: 'yellow.png', sourceB: 'red.png' }, { sourceA: 'red.png', sourceB: 'blue.png' }] }];
+    expect((await ctx().importStudy(await writeStudy(study))).status).toBe('updated');
+    const after = await snapshot();
+    expect(after.playlists).toEqual([before.playlists[0]]);
+    expect(after.stimuli.map((s) => s.id).slice(0, 2)).toEqual(before.stimuli.slice(0, 2).map((s) => s.id));
+    expect(after.stimuli.map((s) => JSON.parse(s.spec).sourceA)).toEqual(['red.png', 'yellow.png', 'red.png']);
+    expect(await countRows(ctx().storage, 'sessions')).toBe(0);
+  });
+
+  it('refuses to change playlists that already have answers, changing nothing', async () => {
+    await ctx().importStudy(PAIR_STUDY);
+    const p = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair'));
+    await postJson(ctx().app, '/api/ratings/', ratingBody(p, p.stimulis[0].stimuliId));
+    const before = await snapshot();
+    const study = { ...JSON.parse(await readFile(PAIR_STUDY, 'utf8')), media: FIXTURE_MEDIA };
+    study.playlists[0].stimuli.reverse();
+    study.job.question = 'changed too';
+    const error = await ctx().importStudy(await writeStudy(study)).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(StudyConflictError);
+    expect(String(error)).toContain('already has 1 stored answers');
+    expect(await snapshot()).toEqual(before);
+    expect(json(await ctx().app.inject('/api/jobs/fixture-pair')).question).toBe('Which image has the better quality?');
+    expect(await countRows(ctx().storage, 'ratings')).toBe(1);
+  });
+
+  it('imports a large playlist in chunks', async () => {
+    const study = { id: 'large', job: jobFields('absolute_category_rating'), playlists: [{ stimuli: Array.from({ length: 1300 }, (_, i) => sampleStimulus('absolute_category_rating', i)) }] };
+    expect(await ctx().importStudy(await writeStudy(study))).toMatchObject({ status: 'created', stimuli: 1300 });
+    expect(await ctx().importStudy(await writeStudy(study))).toMatchObject({ status: 'unchanged' });
+    expect(json(await getPlaylist(ctx().app, '/api/getacr/large')).stimulis).toHaveLength(1300);
+  });
+});
