@@ -23,24 +23,29 @@ export interface BenchPageOptions {
   viewport?: { width: number; height: number };
   /** Build folder under .tmp/ (separate callers must not share one). */
   outDir?: string;
+  /** Folder holding the page.html to build (default: bench/timing). */
+  root?: string;
+  /** Extra Chromium flags (the SwiftShader flags are always there). */
+  extraArgs?: string[];
 }
 
 export async function openBenchPage(options: BenchPageOptions = {}): Promise<BenchPage> {
   const outDir = path.join(repoRoot, '.tmp', options.outDir ?? 'bench-timing');
+  const root = options.root ?? benchDir;
   await build({
     configFile: false,
-    root: benchDir,
+    root,
     base: './',
     logLevel: 'warn',
     plugins: [react()],
-    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4000, rollupOptions: { input: path.join(benchDir, 'page.html') } },
+    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4000, rollupOptions: { input: path.join(root, 'page.html') } },
   });
-  const server = await preview({ configFile: false, root: benchDir, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
+  const server = await preview({ configFile: false, root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
   const base = server.resolvedUrls?.local[0];
   if (!base) throw new Error('vite preview has no URL');
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox'],
+    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', ...(options.extraArgs ?? [])],
   });
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 800, height: 450 } });
   // tsx-compiled functions passed to page.evaluate reference __name (FIELD-NOTES).

@@ -38,7 +38,7 @@ export function mediaFromBase64(name: string, kind: 'image' | 'video', mime: str
   return { name, kind, mime, blob, url: URL.createObjectURL(blob) };
 }
 
-async function toMedia(name: string, canvas: OffscreenCanvas): Promise<LoadedMedia> {
+export async function toMedia(name: string, canvas: OffscreenCanvas): Promise<LoadedMedia> {
   const blob = await canvas.convertToBlob({ type: 'image/png' });
   return { name, kind: 'image', mime: 'image/png', blob, url: URL.createObjectURL(blob) };
 }

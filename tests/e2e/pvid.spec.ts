@@ -10,9 +10,10 @@ import { eventually, ratingsOf, sessionLogsOf, startTest, vote, type VoteLabels,
 
 const IMAGE_LABELS: VoteLabels = { first: 'First Image', last: 'Last Image', replay: 'Replay Images' };
 
-const CASES: Array<{ category: number; job: string; labels: VoteLabels; steps: string[] }> = [
+// web-pvid-seq is in large-loading mode (a Start Test button instead of the automatic start).
+const CASES: Array<{ category: number; job: string; labels: VoteLabels; steps: string[]; largeLoading?: boolean }> = [
   { category: 1, job: E2E_JOBS.pair_comparison, labels: IMAGE_LABELS, steps: ['AB'] },
-  { category: 2, job: 'web-pvid-seq', labels: IMAGE_LABELS, steps: ['A', 'gap', 'B'] },
+  { category: 2, job: 'web-pvid-seq', labels: IMAGE_LABELS, steps: ['A', 'gap', 'B'], largeLoading: true },
   { category: 3, job: E2E_VIDEO_PAIR_JOB, labels: { first: 'Left videos', last: 'Right videos', replay: 'Replay Videos' }, steps: ['AB'] },
   { category: 4, job: 'web-pvid-video-seq', labels: { first: 'First Video', last: 'Last Video', replay: 'Replay Videos' }, steps: ['A', 'gap', 'B'] },
 ];
@@ -39,7 +40,13 @@ for (const c of CASES) {
     expect(playlist.stimulis).toHaveLength(PLANS.length);
 
     await expect(page.getByText(/^Loading the \d+ media files\.\.\. \d\d:\d\d:\d\d - \d+\.\d Mo$/)).toBeVisible();
-    await expect(page.getByText('Test will start soon!')).toBeVisible();
+    if (c.largeLoading) {
+      await expect(page.getByText('Test will start soon!')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Start Test' }).click();
+    } else {
+      await expect(page.getByText('Test will start soon!')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Start Test' })).toHaveCount(0);
+    }
     await expect(page.locator('#trial')).toBeAttached({ timeout: 30_000 });
     media.testStarted = true;
     if (c.category < 3) await expect(page.locator('#question')).toHaveText(/\?$/);
@@ -96,11 +103,13 @@ test('a repeat MTurk worker (same workerId) gets the already-completed screen an
   const sessions = () => glimpse.db.selectFrom('session_identities').selectAll().where('worker_id', '=', mturk.workerId).execute();
   expect(await sessions()).toHaveLength(1);
 
-  const again = await (await browser.newContext()).newPage();
+  const otherBrowser = await browser.newContext();
+  const again = await otherBrowser.newPage();
   await again.goto(participant.linkTo(E2E_JOBS.pair_comparison, { ...mturk, PROLIFIC_PID: `other${participant.pid}`, assignmentId: 'A2' }));
   await expect(again.getByText('End of the test, your already completed this version of the test', { exact: false })).toBeVisible();
   await expect(again.getByText('Please return this HIT.', { exact: false })).toBeVisible();
   expect(await sessions()).toHaveLength(1);
+  await otherBrowser.close();
 });
 
 test('a rating whose answer is lost on the way back is retried with the same key and stored once', async ({ page, glimpse, participant }) => {
@@ -165,4 +174,46 @@ test('the session logs are sent with a beacon when the page is closed before the
   const body = JSON.parse(logs[0]!.body);
   expect(body.logStates.at(-1)).toMatchObject({ state: expect.stringMatching(/Loading|Test/) });
   expect(body.logDomSize[0]).toMatchObject({ inner: { width: 1280, height: 720 }, isfullScreen: true });
+});
+
+test('the end screen copies the code, says when it cannot, and links back to Prolific only when configured', async ({ page, context, participant }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
+  for (const [i, plan] of PLANS.entries()) await vote(page, i, PLANS.length, plan, IMAGE_LABELS);
+  const code = (await page.locator('#verification-code').textContent({ timeout: 30_000 }))!;
+  await page.getByRole('button', { name: 'Copy code' }).click();
+  await expect(page.getByText('Code copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+  await expect(page.locator('#prolific-completion')).toHaveCount(0); // e2e-pvid configures no completionUrl
+
+  // A browser that refuses both copy routes.
+  await page.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    document.execCommand = () => false;
+  });
+  await page.getByRole('button', { name: 'Copy code' }).click();
+  await expect(page.getByText('unable to copy text')).toBeVisible();
+});
+
+test('a media that fails to download is only logged: the test goes on and the rating says the stimulus was not shown', async ({ page, glimpse, participant }) => {
+  let failed = '';
+  await page.route('**/resmedias/**', async (route) => {
+    if (!failed) {
+      failed = new URL(route.request().url()).pathname.replace('/resmedias/', '');
+      await route.abort('connectionreset');
+    } else {
+      await route.continue();
+    }
+  });
+  const playlist = await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
+  for (const [i, plan] of PLANS.entries()) await vote(page, i, PLANS.length, plan, IMAGE_LABELS);
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  const broken = playlist.stimulis.findIndex((s) => s.sourceA === failed || s.sourceB === failed);
+  expect(broken).toBeGreaterThanOrEqual(0);
+  const ratings = await ratingsOf(glimpse, playlist.session_id!);
+  expect(ratings).toHaveLength(PLANS.length);
+  const errors = ratings.map((r) => (JSON.parse(r.logs!).mediaError as string | undefined) ?? null);
+  expect(errors.filter((_, i) => i !== broken)).toEqual([null]);
+  expect(errors[broken]).toContain(failed);
+  expect(errors[broken]).toContain('missing');
 });

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import sharp from 'sharp';
 import { layoutSideBySide } from '../../src/web/stage/layouts.js';
 import { E2E_JOBS, expect, test } from './fixtures';
-import { startTest } from './participantSteps';
+import { startTest, vote } from './participantSteps';
 
 test('an unknown path shows the 404 page', async ({ page }) => {
   for (const path of ['/pvid', '/some/deep/unknown/path', '/pvid/e2e-pvid/extra']) {
@@ -68,7 +68,7 @@ async function centrePixel(file: string): Promise<number[]> {
   return [data[offset]!, data[offset + 1]!, data[offset + 2]!];
 }
 
-test('a pixel probe of the canvas finds both stimuli drawn where the layout puts them', async ({ page, participant }) => {
+test('a pixel probe of the canvas finds both stimuli drawn where the layout puts them; the end screen links to Prolific', async ({ page, participant }) => {
   const playlist = await startTest(page, participant.linkTo('web-pvid-probe'));
   await expect(page.locator('#trial')).toHaveAttribute('data-status', 'playing', { timeout: 60_000 });
   const stimulus = playlist.stimulis[0]!;
@@ -97,4 +97,43 @@ test('a pixel probe of the canvas finds both stimuli drawn where the layout puts
     for (let ch = 0; ch < 3; ch++) expect(Math.abs(got[ch]! - expected[ch]!)).toBeLessThanOrEqual(8);
   }
   expect(expectedA).not.toEqual(expectedB);
+
+  // This job configures a Prolific completion link: the end screen offers it with the code.
+  await vote(page, 0, 1, { replays: 0, choice: 'first' }, { first: 'First Image', last: 'Last Image', replay: 'Replay Images' });
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name: 'Click here to complete your submission on Prolific' })).toHaveAttribute(
+    'href',
+    'https://app.prolific.com/submissions/complete?cc=E2ETEST',
+  );
+});
+
+test('a newer version in /meta.json clears the caches and reloads the page once', async ({ page, participant }) => {
+  await page.route('**/meta.json', (route) => route.fulfill({ json: { version: '9.9.9' } }));
+  // A stale cache from the previous version (created before the app runs, not again after the reload).
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('glimpse-reloaded-for-version')) void caches.open('glimpse-stale-v1');
+  });
+  let loads = 0;
+  page.on('load', () => (loads += 1));
+  await page.goto(participant.linkTo(E2E_JOBS.pair_comparison));
+  await expect.poll(() => loads, { timeout: 15_000 }).toBe(2);
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+  expect(await page.evaluate(() => caches.keys())).toEqual([]);
+  await page.waitForTimeout(1000);
+  expect(loads).toBe(2);
+});
+
+test('a failed version check is only logged', async ({ page, participant }) => {
+  await page.route('**/meta.json', (route) => route.abort('connectionrefused'));
+  const logged = page.waitForEvent('console', (m) => m.text().startsWith('version check failed'));
+  await page.goto(participant.linkTo(E2E_JOBS.pair_comparison));
+  await logged;
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+});
+
+test('a screen whose code cannot be downloaded shows the server-connection error, not a blank page', async ({ page, participant }) => {
+  await page.route(/\/assets\/Welcome-[^/]+\.js$/, (route) => route.abort('connectionreset'));
+  await page.goto(participant.linkTo(E2E_JOBS.pair_comparison));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('An error occured while connecting to the server...', { exact: false })).toBeVisible();
 });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BubbleScreeningBody, IDEMPOTENCY_HEADER, RatingBody } from '../../contract/payloads.js';
-import { authorizeAnswer, dedupeKey, storeRating, storeScreening, type AnswerOutcome } from '../storage/answers.js';
+import { dedupeKey, storeRating, storeScreening, type AnswerOutcome } from '../storage/answers.js';
 
 /** Idempotency-Key: one per logical answer, reused by every retry (contract/payloads.ts). */
 const AnswerHeaders = Type.Object({
@@ -21,16 +21,14 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const b = request.body;
       const key = request.headers[IDEMPOTENCY_HEADER];
-      const session = await authorizeAnswer(storage, b.session_id, b.session_token, b.stimuli_id);
-      const row = {
-        session_id: b.session_id,
-        stimulus_id: b.stimuli_id,
-        dedupe_key: dedupeKey(key, String(b.stimuli_id)),
-        value: b.value,
-        nb_replay: b.nbReplay,
-        logs: b.logs,
+      const target = {
+        sessionId: b.session_id,
+        token: b.session_token,
+        stimulusId: b.stimuli_id,
+        dedupeKey: dedupeKey(key, String(b.stimuli_id)),
+        keyed: key !== undefined,
       };
-      return send(reply, await storeRating(storage, session, row, key !== undefined));
+      return send(reply, await storeRating(storage, target, { value: b.value, nbReplay: b.nbReplay, logs: b.logs }));
     },
   );
 
@@ -40,15 +38,14 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const b = request.body;
       const key = request.headers[IDEMPOTENCY_HEADER];
-      const session = await authorizeAnswer(storage, b.session_id, b.session_token, b.stimuli_id);
-      const row = {
-        session_id: b.session_id,
-        stimulus_id: b.stimuli_id,
-        screening_no: b.screening_no,
-        dedupe_key: dedupeKey(key, `${b.stimuli_id}:${b.screening_no}`),
-        mouse_logs: JSON.stringify(b.mouse_logs),
+      const target = {
+        sessionId: b.session_id,
+        token: b.session_token,
+        stimulusId: b.stimuli_id,
+        dedupeKey: dedupeKey(key, `${b.stimuli_id}:${b.screening_no}`),
+        keyed: key !== undefined,
       };
-      return send(reply, await storeScreening(storage, session, row, key !== undefined));
+      return send(reply, await storeScreening(storage, target, { screeningNo: b.screening_no, mouseLogs: JSON.stringify(b.mouse_logs) }));
     },
   );
 }

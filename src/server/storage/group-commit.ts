@@ -3,6 +3,8 @@ import type { Db } from './types.js';
 
 interface PendingWrite {
   work: (trx: Db) => Promise<unknown>;
+  /** One statement is atomic by itself (a failed one is undone alone): no savepoint needed. */
+  singleStatement: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -19,9 +21,9 @@ export class GroupCommit {
 
   constructor(private readonly db: Db) {}
 
-  submit<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+  submit<T>(work: (trx: Db) => Promise<T>, singleStatement = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ work, singleStatement, resolve: resolve as (v: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         // setImmediate runs after the current poll phase, so requests parsed in the same turn share the commit.
@@ -43,6 +45,10 @@ export class GroupCommit {
         await sql`begin immediate`.execute(conn);
         try {
           for (const item of batch) {
+            if (item.singleStatement) {
+              outcomes.push(await item.work(conn).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })));
+              continue;
+            }
             await sql`savepoint w`.execute(conn);
             try {
               outcomes.push({ ok: true, value: await item.work(conn) });

@@ -51,7 +51,7 @@ function openSqlite(url: string, synchronous: 'FULL' | 'NORMAL'): Storage {
   return {
     db,
     dialect: 'sqlite',
-    write: (work) => commits.submit(work),
+    write: (work, opts) => commits.submit(work, opts?.singleStatement ?? false),
     lockJob: async () => undefined,
     close: () => db.destroy(),
   };
@@ -64,7 +64,8 @@ function openPostgres(url: string): Storage {
   return {
     db,
     dialect: 'postgres',
-    write: (work) => db.transaction().execute(work),
+    // A single statement commits on its own (autocommit) before the pool answers.
+    write: (work, opts) => (opts?.singleStatement ? work(db) : db.transaction().execute(work)),
     lockJob: async (trx: Db, jobId: string) => {
       await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().execute();
     },

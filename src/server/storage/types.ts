@@ -137,6 +137,10 @@ export type SessionRow = Selectable<SessionsTable>;
 export type StimulusRow = Selectable<StimuliTable>;
 export type NewRating = Insertable<RatingsTable>;
 
+export interface WriteOptions {
+  singleStatement?: boolean;
+}
+
 /** The one storage interface the server, CLI and tests use, whatever the dialect. */
 export interface Storage {
   /** Kysely instance (tests may query it to assert stored values). */
@@ -145,9 +149,10 @@ export interface Storage {
   /**
    * Runs `work` inside a write transaction and resolves once it is committed. On SQLite, writes that arrive
    * together share one commit (group commit); each still runs in its own savepoint, so one failing write
-   * does not undo the others.
+   * does not undo the others. `singleStatement`: the work makes at most one change, which is atomic by itself,
+   * so no savepoint (SQLite) nor explicit transaction (PostgreSQL autocommit) is needed: the hot path of ratings.
    */
-  write<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+  write<T>(work: (trx: Db) => Promise<T>, opts?: WriteOptions): Promise<T>;
   /** Locks a job row until the write transaction ends (PostgreSQL); SQLite writes are already serialized. */
   lockJob(trx: Db, jobId: string): Promise<void>;
   close(): Promise<void>;

@@ -3,6 +3,7 @@ import { BrowserRouter, useRoutes } from 'react-router-dom';
 import { parsePlatform } from '../../contract/protocols.js';
 import { Spinner } from '../screens/Spinner.js';
 import { stringsFor } from '../i18n/index.js';
+import { ErrorBoundary } from './ErrorBoundary.js';
 import { ROUTES } from './routes.js';
 import './app.css';
 
@@ -14,9 +15,11 @@ export function App() {
   const t = stringsFor(parsePlatform(new URLSearchParams(window.location.search).get('platform')));
   return (
     <BrowserRouter>
-      <Suspense fallback={<Spinner text={t.loading} />}>
-        <RoutedPage />
-      </Suspense>
+      <ErrorBoundary>
+        <Suspense fallback={<Spinner text={t.loading} />}>
+          <RoutedPage />
+        </Suspense>
+      </ErrorBoundary>
     </BrowserRouter>
   );
 }

@@ -3,7 +3,8 @@ import { RATING_PROTOCOLS, ROUTE_OF_PROTOCOL } from '../../contract/protocols.js
 import GenericTestPage from '../test-page/GenericTestPage.js';
 
 // Pages outside the participant journey load on demand.
-const ComingSoon = lazy(() => import('../screens/ComingSoon.js'));
+const PiifacePage = lazy(() => import('../piiface/PiifacePage.js'));
+const BubblePage = lazy(() => import('../bubble/BubblePage.js'));
 const NotFound = lazy(() => import('../screens/NotFound.js'));
 const MonoyerPage = lazy(() => import('../screens/visual/MonoyerPage.js'));
 const VisualTestPage = lazy(() => import('../screens/visual/VisualTestPage.js'));
@@ -22,8 +23,8 @@ export const ROUTES: RouteEntry[] = [
     // key: moving between two protocol routes starts a fresh page (and store).
     element: <GenericTestPage key={protocol} protocol={protocol} />,
   })),
-  { path: `/${ROUTE_OF_PROTOCOL.bubble}/:id`, element: <ComingSoon /> },
-  { path: `/${ROUTE_OF_PROTOCOL.piiface}/:id`, element: <ComingSoon /> },
+  { path: `/${ROUTE_OF_PROTOCOL.bubble}/:id`, element: <BubblePage /> },
+  { path: `/${ROUTE_OF_PROTOCOL.piiface}/:id`, element: <PiifacePage /> },
   { path: '/monoyer', element: <MonoyerPage /> },
   { path: '/visual_test', element: <VisualTestPage /> },
   { path: '/rgpd_file', element: <PrivacyPolicy /> },

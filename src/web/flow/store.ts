@@ -1,7 +1,7 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { JobResponse } from '../../contract/job.js';
 import type { PlaylistResponse, PlaylistStimulus } from '../../contract/playlist.js';
-import type { RatingProtocol } from '../../contract/protocols.js';
+import type { Protocol } from '../../contract/protocols.js';
 import type { LoadedMedia } from '../stage/types.js';
 import { InteractionLogger } from './interactionLogger.js';
 import type { LoadFigures } from './loadProgress.js';
@@ -22,7 +22,8 @@ export interface FlowSlice {
 
 export interface SessionSlice {
   jobId: string;
-  protocol: RatingProtocol;
+  /** The page's protocol: a rating protocol on the generic page, or 'piiface' / 'bubble' on their own pages. */
+  protocol: Protocol;
   query: PageQuery;
   job: JobResponse | null;
   bcheckId: number | null;
@@ -70,7 +71,7 @@ const flowSlice =
   });
 
 const sessionSlice =
-  (init: { jobId: string; protocol: RatingProtocol; query: PageQuery }): StateCreator<GlimpseState, [], [], SessionSlice> =>
+  (init: { jobId: string; protocol: Protocol; query: PageQuery }): StateCreator<GlimpseState, [], [], SessionSlice> =>
   (set) => ({
     ...init,
     job: null,
@@ -90,7 +91,7 @@ const mediaSlice: StateCreator<GlimpseState, [], [], MediaSlice> = (set) => ({
   setMedia: (media) => set({ media }),
 });
 
-export function createGlimpseStore(init: { jobId: string; protocol: RatingProtocol; query: PageQuery }, logger = new InteractionLogger()): GlimpseStore {
+export function createGlimpseStore(init: { jobId: string; protocol: Protocol; query: PageQuery }, logger = new InteractionLogger()): GlimpseStore {
   let extras: StoreExtras | null = null;
   const api = createStore<GlimpseState>()((...a) => ({
     ...flowSlice(() => extras!)(...a),

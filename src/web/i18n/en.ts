@@ -161,6 +161,47 @@ export const en = {
   // --- documents ---
   /** Language of /rgpd_file and /ficheInfo when linked from this table's pages (?lang=). */
   documentsLang: 'en',
+  // --- piiface ---
+  piifaceImageAlt: 'image of a person expressing an emotion',
+  piifaceEmotionLegend: 'Emotion',
+  piifaceEmotionAnger: 'Anger',
+  piifaceEmotionDisgust: 'Disgust',
+  piifaceEmotionFear: 'Fear',
+  piifaceEmotionHappiness: 'Happiness',
+  piifaceEmotionNeutral: 'Neutral',
+  piifaceEmotionSadness: 'Sadness',
+  piifaceEmotionSurprise: 'Surprise',
+  piifaceConfidenceLegend: 'Confidence',
+  piifaceConfidenceVery: 'Very confident',
+  piifaceConfidenceFairly: 'Fairly confident',
+  piifaceConfidenceSomewhat: 'Somewhat confident',
+  piifaceConfidenceSlightly: 'Slightly confident',
+  piifaceConfidenceNone: 'Not confident at all',
+  piifaceNextImage: 'Next image',
+  piifaceTrainingProgress: 'Training {index} / {total}',
+  piifaceTestProgress: 'Image {index} / {total}',
+  piifaceTrainingNote: 'Training: no answer is needed, but choose an emotion to see whether you recognised it.',
+  piifaceTrainingRight: 'Right answer: {emotion}.',
+  piifaceTrainingWrong: 'Not quite: the expected answer was {emotion}.',
+  piifaceImageFailed: 'This image could not be shown. Choose any answer to go on; it will not be counted.',
+  piifaceProgress: 'Progress',
+  // --- bubble ---
+  bubbleCentering: 'Please set your mouse onto the mark at the center of the screen for 2 seconds.',
+  bubbleRepetition: 'Ready for a repetition?',
+  bubbleExplore: 'Did you need to explore more the sequence?',
+  bubbleYes: 'Yes',
+  bubbleNo: 'No',
+  bubbleClickToStart: 'Click to start.',
+  bubbleEmotionQuestion: 'Which emotion did you recognize in this image ?',
+  bubbleEmotionHappiness: 'Happiness',
+  bubbleEmotionAnger: 'Anger',
+  bubbleEmotionSurprise: 'Surprise',
+  bubbleEmotionSadness: 'Sadness',
+  /** Progress line of the emotion modal: media type, then index / length. */
+  bubbleEmotionProgress: '{type} {index}/{total}',
+  bubbleTypeImage: 'image',
+  bubbleTypeVideo: 'video',
+  bubbleSubmit: 'Submit',
   // --- (sections are added by each screen) ---
 };
 export type Strings = typeof en;

@@ -2,6 +2,11 @@ import { useEffect, useState } from 'react';
 import { useStrings } from './useStrings.js';
 import { requestFullscreen, useFullscreenCheck } from './useFullscreen.js';
 
+/** The fullscreen request follows the eligibility checks (SPEC §2 bubble flow order) and lasts until the result. */
+export function wantsFullscreenDialog(phase: string, eligibilityStep: string): boolean {
+  return phase === 'Instruction' || phase === 'Loading' || phase === 'Test' || (phase === 'Eligibility' && eligibilityStep === 'visual');
+}
+
 /**
  * SPEC §2 screen 4: Ok / Cancel. While the page is not fullscreen it is shown again at every 500 ms check,
  * also after Cancel. Rendered only when the job requires fullscreen (requestFullScreen = 1).

@@ -26,8 +26,8 @@ export class StageMediaError extends Error {
     readonly mediaKind: 'image' | 'video' | 'unknown',
     readonly reason: StageMediaFailure,
     detail?: string,
-    /** Records of the steps shown before the failure (play() only). */
-    readonly records: PresentationRecord[] = [],
+    /** Records of the steps shown before the failure (play() only; set when play() rejects). */
+    public records: PresentationRecord[] = [],
   ) {
     super(`Cannot show ${mediaKind} "${media}" (${reason})${detail ? `: ${detail}` : ''}`);
   }

@@ -69,6 +69,9 @@ export class StageEngine implements StageController {
     this.host = options.host;
     this.clock = new FrameClock(options.scheduler);
     this.media = new MediaCache(options.lookup, this.app.renderer);
+    // Pixi's GC would unload a prepared texture left unused for 60 s, so that its onset frame re-uploads it;
+    // MediaCache owns texture lifetimes instead.
+    this.app.renderer.gc.enabled = false;
     this.setBackground(options.background);
     const canvas = this.app.canvas;
     // Absolutely placed so the canvas never feeds back into its container's size.
@@ -181,6 +184,21 @@ export class StageEngine implements StageController {
   }
 
   private readonly onFrame = (frame: FrameInfo): void => {
+    try {
+      this.drawFrame(frame);
+    } catch (error) {
+      // Never leave a play() hanging: a frame that throws ends it.
+      const run = this.run;
+      this.run = null;
+      if (run) {
+        run.videos.forEach((video) => video.stop());
+        run.reject(error);
+      }
+      console.error('stage frame failed', error);
+    }
+  };
+
+  private drawFrame(frame: FrameInfo): void {
     let onset = false;
     let finishedRun: ActiveRun | null = null;
     if (this.pendingSize) {
@@ -208,22 +226,26 @@ export class StageEngine implements StageController {
     if (this.dirty || onset || this.warmingUp || this.probes.length > 0 || (run?.videos.length ?? 0) > 0) {
       this.app.render();
       this.dirty = false;
-      if (onset) {
+      if (onset && this.hasGl()) {
         this.readPixel(0, 0);
         run?.sequencer.markOnsetRendered(performance.now());
       }
       this.answerProbes();
     }
     if (finishedRun) this.finish(finishedRun);
-  };
+  }
+
+  private hasGl(): boolean {
+    return !!(this.app.renderer as Partial<WebGLRenderer>).gl;
+  }
 
   private finish(run: ActiveRun): void {
     this.run = null;
     const records = run.sequencer.records;
     this.lastRecords = records;
     if (run.error) {
-      const { media, mediaKind, reason } = run.error;
-      run.reject(new StageMediaError(media, mediaKind, reason, run.error.message, records));
+      run.error.records = records;
+      run.reject(run.error);
     } else {
       run.resolve(records);
     }

@@ -1,8 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useGlimpse } from '../flow/StoreContext.js';
 import type { AnyProtocolModule } from '../protocols/types.js';
 import { EndScreen } from '../screens/EndScreen.js';
 import { FailEligibility } from '../screens/FailEligibility.js';
+import type { EligibilityPage } from '../screens/eligibility/rules.js';
 import { FailureScreen } from '../screens/FailureScreen.js';
 import { MediaLoading } from '../screens/MediaLoading.js';
 import { Spinner } from '../screens/Spinner.js';
@@ -25,8 +26,17 @@ export function preloadJourneyScreens(): void {
   void Promise.all([loadEligibility(), loadWelcome(), loadInstructions()]).catch((error: unknown) => console.log('screen preload failed', error));
 }
 
+export interface PhaseViewProps {
+  module: AnyProtocolModule | null;
+  controller: StageController | null;
+  /** Eligibility rules of the page (SPEC §5); default 'generic'. */
+  eligibilityPage?: EligibilityPage;
+  /** A page with its own Test screen (piiface) gives it here; default: the protocol module's TestScreen. */
+  testScreen?: ReactNode;
+}
+
 /** The DOM screen of the current phase (SPEC §2 screens, §4 phases). */
-export function PhaseView(props: { module: AnyProtocolModule | null; controller: StageController | null }) {
+export function PhaseView(props: PhaseViewProps) {
   const t = useStrings();
   return (
     <Suspense fallback={<Spinner text={t.loading} />}>
@@ -35,7 +45,7 @@ export function PhaseView(props: { module: AnyProtocolModule | null; controller:
   );
 }
 
-function PhaseScreen({ module, controller }: { module: AnyProtocolModule | null; controller: StageController | null }) {
+function PhaseScreen({ module, controller, eligibilityPage, testScreen }: PhaseViewProps) {
   const t = useStrings();
   const flow = useGlimpse((s) => s.flow);
   const job = useGlimpse((s) => s.job);
@@ -45,7 +55,7 @@ function PhaseScreen({ module, controller }: { module: AnyProtocolModule | null;
     case 'Landing':
       return <Spinner text={t.loading} />;
     case 'Eligibility':
-      if (flow.eligibilityStep === 'checks') return <EligibilityScreen />;
+      if (flow.eligibilityStep === 'checks') return <EligibilityScreen page={eligibilityPage} />;
       return (
         <VisualTest
           order={job?.visualTests ?? []}
@@ -63,6 +73,7 @@ function PhaseScreen({ module, controller }: { module: AnyProtocolModule | null;
     case 'Loading':
       return <MediaLoading />;
     case 'Test':
+      if (testScreen !== undefined) return testScreen;
       return module ? <TestScreen module={module} controller={controller} /> : <FailureScreen />;
     case 'Result':
       return <EndScreen />;

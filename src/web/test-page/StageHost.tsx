@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { isTerminal, type Phase } from '../flow/phases.js';
 import { useGlimpseStore } from '../flow/StoreContext.js';
 import type { LoadedMedia, StageController } from '../stage/types.js';
 
@@ -20,4 +21,26 @@ export function StageHost({ visible, top, background, onReady }: { visible: bool
       </Suspense>
     </div>
   );
+}
+
+/**
+ * When a page has its stage: PixiJS is fetched while the participant reads the instructions, the stage is mounted
+ * from the first Loading phase on and dropped at a terminal phase (its controller with it).
+ * The bubble page passes its own stage chunk and controller type.
+ */
+export function useStageLifecycle<C = StageController>(
+  phase: Phase,
+  loadChunk: () => Promise<unknown> = loadStageChunk,
+): { stageMounted: boolean; controller: C | null; setController(c: C): void } {
+  const [controller, setController] = useState<C | null>(null);
+  const [stageMounted, setStageMounted] = useState(false);
+  useEffect(() => {
+    if (phase === 'Instruction') void loadChunk();
+    if (phase === 'Loading') setStageMounted(true);
+    if (isTerminal(phase)) {
+      setStageMounted(false);
+      setController(null);
+    }
+  }, [phase, loadChunk]);
+  return { stageMounted, controller, setController };
 }

@@ -15,7 +15,7 @@ export interface RatingLogs {
   timeOrigin: number;
   /** SPEC §3 client state: the window sizes when the answer was given. */
   window: Omit<LogDomSizeEntry, 'time'>;
-  /** The stimulus could not be shown (a media failed); researchers exclude such trials. */
+  /** Why the stimulus could not be shown (a media failed to load, decode or play); researchers exclude such trials. */
   mediaError?: string;
 }
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import { postRating } from '../flow/api.js';
+import { mediaType } from '../flow/mediaLoader.js';
 import type { GlimpseStore } from '../flow/store.js';
 import { newUuid } from '../flow/uuid.js';
 import { windowSizes } from '../flow/windowInfo.js';
@@ -43,12 +44,21 @@ interface RunnerInput {
   onDone(): void;
 }
 
+/** Kind of the media that could not be shown: a download that failed has no kind yet, its name tells it. */
+function failedKind(error: unknown): 'video' | 'image' {
+  if (!isStageMediaError(error)) return 'image';
+  if (error.mediaKind !== 'unknown') return error.mediaKind;
+  return mediaType(error.media, null)?.kind ?? 'image';
+}
+
 const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
 
 export function useTrialRunner({ store, module, params, stimuli, training, controller, onDone }: RunnerInput): TrialRunner {
   const [state, setState] = useState<TrialState>(FIRST);
   const records = useRef<PresentationRecord[][]>([]);
   const keys = useRef(new Map<number, string>());
+  /** Why the current stimulus could not be shown, for the rating's logs. */
+  const failure = useRef<string | null>(null);
   const stimulus = stimuli[state.index];
 
   // Present the stimulus whenever a new play is asked for (new index or replay): status preparing/playing.
@@ -74,12 +84,9 @@ export function useTrialRunner({ store, module, params, stimuli, training, contr
       } catch (error) {
         if (abort.signal.aborted) return;
         console.log('the stimulus could not be shown', error);
-        if (isStageMediaError(error)) {
-          records.current.push(error.records);
-          mediaError = error.mediaKind === 'video' ? 'video' : 'image';
-        } else {
-          mediaError = 'image';
-        }
+        if (isStageMediaError(error)) records.current.push(error.records);
+        mediaError = failedKind(error);
+        failure.current = error instanceof Error ? error.message : String(error);
       }
       if (!abort.signal.aborted) setState((s) => ({ ...s, status: 'responding', mediaError }));
     })();
@@ -88,6 +95,7 @@ export function useTrialRunner({ store, module, params, stimuli, training, contr
 
   const advance = useCallback(() => {
     records.current = [];
+    failure.current = null;
     if (state.index + 1 >= stimuli.length) {
       onDone();
       return;
@@ -113,7 +121,7 @@ export function useTrialRunner({ store, module, params, stimuli, training, contr
         refreshMs: controller && Number.isFinite(controller.refreshMs) ? controller.refreshMs : null,
         timeOrigin: performance.timeOrigin,
         window: windowSizes(),
-        ...(state.mediaError ? { mediaError: state.mediaError } : {}),
+        ...(failure.current ? { mediaError: failure.current } : {}),
       });
       setState((s) => ({ ...s, status: 'saving' }));
       postRating(
@@ -138,11 +146,12 @@ export function useTrialRunner({ store, module, params, stimuli, training, contr
         },
       );
     },
-    [stimulus, state.status, state.nbReplay, state.mediaError, training, store, controller, module, advance],
+    [stimulus, state.status, state.nbReplay, training, store, controller, module, advance],
   );
 
   const replay = useCallback(() => {
     if (state.status !== 'responding') return;
+    failure.current = null;
     setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1 }));
   }, [state.status]);
 

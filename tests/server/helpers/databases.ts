@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe } from 'vitest';
 import type { DialectName } from '../../../src/server/storage/types.js';
+import { createPgSchema } from './pg-schema.js';
 
-/** The local test PostgreSQL (trust auth). Override with GLIMPSE_TEST_PG_URL. */
-export const PG_URL = process.env.GLIMPSE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SKIP_PG = process.env.GLIMPSE_SKIP_PG === '1';
 
 /**
@@ -32,37 +29,20 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, empty database: an SQLite file in a temp folder, or a uniquely named PostgreSQL schema reached
- * through search_path (so concurrent runs never collide); drop() removes it.
+ * A fresh, empty database: an SQLite file in a temp folder, or a uniquely named PostgreSQL schema (pg-schema.ts);
+ * drop() removes it.
  */
 export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-test-'));
-  if (dialect === 'sqlite') {
-    return { url: join(dir, 'test.sqlite'), dir, drop: () => rm(dir, { recursive: true, force: true }) };
-  }
-  const schema = `glimpse_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create schema ${schema}`);
-  const separator = PG_URL.includes('?') ? '&' : '?';
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  if (dialect === 'sqlite') return { url: join(dir, 'test.sqlite'), dir, drop: removeDir };
+  const schema = await createPgSchema('glimpse_test');
   return {
-    url: `${PG_URL}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    url: schema.url,
     dir,
     async drop() {
-      await adminQuery(`drop schema if exists ${schema} cascade`);
-      await rm(dir, { recursive: true, force: true });
+      await schema.drop();
+      await removeDir();
     },
   };
-}
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(`PostgreSQL is required at ${PG_URL} (set GLIMPSE_SKIP_PG=1 to skip it): ${(error as Error).message}`);
-  }
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

@@ -40,7 +40,7 @@ describe('MLDS plan', () => {
 
 describe('MLDS labels and values', () => {
   it("images: 'Top pair of images' / 'Bottom pair of images' / 'Replay Images'; videos: the SPEC video labels", () => {
-    const text = (category: number) => Object.values(params(category).labels ?? {}).map((k) => en[k]);
+    const text = (category: number) => Object.values(params(category).labels ?? {}).map((k: keyof typeof en) => en[k]);
     expect(text(1)).toEqual(['Top pair of images', 'Bottom pair of images', 'Replay Images']);
     expect(text(3)).toEqual(['Top pair of videos', 'Bottom pair of videos', 'Replay Videos']);
     expect(params(2).labels).toBeNull();

@@ -36,7 +36,7 @@ describe('triplet plan', () => {
 
 describe('triplet labels and values', () => {
   it("videos: 'Left videos' / 'Right videos'; images: 'Left image' / 'Right image'", () => {
-    const text = (category: number, strings = en) => Object.values(params(category).labels ?? {}).map((k) => strings[k]);
+    const text = (category: number, strings = en) => Object.values(params(category).labels ?? {}).map((k: keyof typeof en) => strings[k]);
     expect(text(3)).toEqual(['Left videos', 'Right videos', 'Replay Videos']);
     expect(text(1)).toEqual(['Left image', 'Right image', 'Replay Images']);
     expect(text(1, fr)).toEqual(['Image de gauche', 'Image de droite', 'Revoir les images']);

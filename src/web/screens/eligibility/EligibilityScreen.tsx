@@ -4,7 +4,7 @@ import { submitBrowserCheck } from '../../flow/session.js';
 import type { Strings } from '../../i18n/en.js';
 import { useStrings } from '../useStrings.js';
 import { bcheckBody, measureEnvironment } from './environment.js';
-import { allPass, checkEligibility, type CheckId } from './rules.js';
+import { allPass, checkEligibility, type CheckId, type EligibilityPage } from './rules.js';
 
 const LABEL: Record<CheckId, keyof Strings> = {
   browser: 'eligibilityBrowser',
@@ -14,14 +14,17 @@ const LABEL: Record<CheckId, keyof Strings> = {
   zoom: 'eligibilityZoom',
 };
 
-/** SPEC §2 screen 3: each check as pass or its message; Continue only if all pass, else Exit the test. */
-export function EligibilityScreen() {
+/**
+ * SPEC §2 screen 3: each check as pass or its message; Continue only if all pass, else Exit the test.
+ * `page` selects the page's rules (SPEC §5 allowed browsers and OS): the generic page by default.
+ */
+export function EligibilityScreen({ page = 'generic' }: { page?: EligibilityPage }) {
   const store = useGlimpseStore();
   const t = useStrings();
   const job = useGlimpse((s) => s.job)!;
   const query = useGlimpse((s) => s.query);
   const dispatch = useGlimpse((s) => s.dispatch);
-  const env = useMemo(() => measureEnvironment(window, 'generic', job, query.phone && (query.vertical || query.horizontal)), [job, query]);
+  const env = useMemo(() => measureEnvironment(window, page, job, query.phone && (query.vertical || query.horizontal)), [page, job, query]);
   const results = useMemo(() => checkEligibility(env, t), [env, t]);
   const eligible = allPass(results);
   const posted = useRef(false);

@@ -1,0 +1,169 @@
+/**
+ * npm run bench:api — POST /api/ratings/ throughput against a bare node:http server, measured in the same run.
+ * Every Glimpse request is a new, valid rating (100 sessions x 200 stimuli, a unique Idempotency-Key each), and
+ * after each run the committed rows are counted and must equal the 2xx answers.
+ * Loopback only, 100 connections, bounded duration. Writes bench/results/api.json and prints a markdown table.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import autocannon from 'autocannon';
+import { createPgSchema } from '../../tests/server/helpers/pg-schema.js';
+
+const CONNECTIONS = 100;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARMUP_S = 2;
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 20;
+
+interface Prepared {
+  url: string;
+  sessions: Array<{ id: number; token: string }>;
+  stimuli: number[];
+}
+
+/** A target process and a line reader on its stdout. */
+class Target {
+  private lines: Interface;
+  private pending: Array<(line: string) => void> = [];
+  private constructor(private child: ChildProcessWithoutNullStreams) {
+    this.lines = createInterface({ input: child.stdout });
+    this.lines.on('line', (line) => this.pending.shift()?.(line));
+    child.stderr.pipe(process.stderr);
+  }
+  static async start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ target: Target; prepared: Prepared }> {
+    const child = spawn('npx', ['tsx', 'bench/api/target.ts', ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+    const target = new Target(child);
+    const ready = await target.nextLine();
+    return { target, prepared: JSON.parse(ready) as Prepared };
+  }
+  private nextLine(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.pending.push(resolve);
+      this.child.once('exit', (code) => reject(new Error(`bench target exited (${code})`)));
+    });
+  }
+  /** Ratings committed so far and the CPU time the target has used (after in-flight requests settle). */
+  async counters(): Promise<{ ratings: number; cpuUs: number }> {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    this.child.stdin.write('count\n');
+    return JSON.parse(await this.nextLine()) as { ratings: number; cpuUs: number };
+  }
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.stdin.end();
+    await exited;
+  }
+}
+
+const LOGS = JSON.stringify([
+  { label: 'A', media: ['bench/red.png'], requestedFrames: 60, shownFrames: 60, onsetMs: 1234.5, offsetMs: 2234.6, droppedFrames: 0, refreshMs: 16.67, endedBy: 'duration' },
+  { label: 'gap', media: [], requestedFrames: 60, shownFrames: 60, onsetMs: 2234.6, offsetMs: 3234.7, droppedFrames: 0, refreshMs: 16.67, endedBy: 'duration' },
+  { label: 'B', media: ['bench/green.png'], requestedFrames: 60, shownFrames: 60, onsetMs: 3234.7, offsetMs: 4234.8, droppedFrames: 0, refreshMs: 16.67, endedBy: 'duration' },
+]);
+
+/** Runs autocannon; for Glimpse every request is a new rating (session, stimulus and key change each time). */
+async function load(prepared: Prepared, seconds: number, runId: string) {
+  let n = 0;
+  let firstFailure = '';
+  const glimpse = prepared.sessions.length > 0;
+  const result = await autocannon({
+    url: prepared.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: glimpse ? '/api/ratings/' : '/',
+        setupRequest: (request: Record<string, unknown>) => {
+          const i = n++;
+          const session = glimpse ? prepared.sessions[i % prepared.sessions.length] : { id: 1, token: 'x' };
+          const stimulus = glimpse ? prepared.stimuli[Math.floor(i / prepared.sessions.length) % prepared.stimuli.length] : 1;
+          request.headers = { 'content-type': 'application/json', 'idempotency-key': `${runId.replace(/[^A-Za-z0-9]+/g, '-')}-${i}` };
+          request.body = JSON.stringify({ stimuli_id: stimulus, session_id: session.id, session_token: session.token, value: i % 2, nbReplay: 0, logs: LOGS });
+          return request;
+        },
+        onResponse: (status: number, body: string) => {
+          if (status >= 300 && !firstFailure) firstFailure = `${status} ${body.slice(0, 300)}`;
+        },
+      },
+    ],
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+    p50Ms: result.latency.p50,
+    total2xx: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    firstFailure,
+  };
+}
+
+async function measure(name: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const { target, prepared } = await Target.start(args, env);
+  try {
+    await load(prepared, WARMUP_S, `${name}-warmup`);
+    const before = await target.counters();
+    const run = await load(prepared, DURATION_S, name);
+    const after = await target.counters();
+    // CPU time per answered request: less sensitive than req/s to other load on a shared machine.
+    const cpuUsPerRequest = Math.round((after.cpuUs - before.cpuUs) / Math.max(1, run.total2xx + run.non2xx));
+    return { name, ...run, committed: after.ratings - before.ratings, cpuUsPerRequest };
+  } finally {
+    await target.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-db-'));
+  const pg = await createPgSchema('glimpse_bench');
+  try {
+    const bare = await measure('bare node:http', ['bare']);
+    const runs = [
+      await measure('glimpse sqlite WAL synchronous=FULL', ['glimpse', join(dir, 'full.sqlite')], { SQLITE_SYNCHRONOUS: 'FULL' }),
+      await measure('glimpse sqlite WAL synchronous=NORMAL', ['glimpse', join(dir, 'normal.sqlite')], { SQLITE_SYNCHRONOUS: 'NORMAL' }),
+      await measure('glimpse postgresql', ['glimpse', pg.url]),
+    ];
+    const rows = runs.map((r) => ({
+      ...r,
+      ratio: Number((r.rps / bare.rps).toFixed(3)),
+      // Requests still in flight when the run stops are committed but not counted as answered: at most one per connection.
+      everyRatingCommitted: r.non2xx === 0 && r.errors === 0 && r.committed >= r.total2xx && r.committed <= r.total2xx + CONNECTIONS,
+    }));
+    const sqliteFull = rows[0];
+    const report = {
+      benchmark: 'POST /api/ratings/ vs bare node:http 200',
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+      connections: CONNECTIONS,
+      durationS: DURATION_S,
+      target: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS, on: 'sqlite synchronous=FULL' },
+      bare,
+      runs: rows,
+      meetsTarget: sqliteFull.ratio >= TARGET_RATIO && sqliteFull.p99Ms < TARGET_P99_MS && sqliteFull.everyRatingCommitted,
+    };
+    await mkdir('bench/results', { recursive: true });
+    await writeFile('bench/results/api.json', `${JSON.stringify(report, null, 2)}\n`);
+
+    const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+    console.log(`\n${DURATION_S} s per run, ${CONNECTIONS} connections, ${report.machine.cpus} CPUs (${report.machine.model}), ${process.version}\n`);
+    console.log(line(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'server CPU µs/req', 'non-2xx', 'ratings committed']));
+    console.log(line(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
+    console.log(line([bare.name, bare.rps, bare.p50Ms, bare.p99Ms, '1.000', bare.cpuUsPerRequest, bare.non2xx, '']));
+    for (const r of rows) if (r.firstFailure) console.log(`first failure of ${r.name}: ${r.firstFailure}`);
+    for (const r of rows) console.log(line([r.name, r.rps, r.p50Ms, r.p99Ms, r.ratio.toFixed(3), r.cpuUsPerRequest, r.non2xx, `${r.committed}/${r.total2xx}${r.everyRatingCommitted ? '' : ' MISMATCH'}`]));
+    console.log(`\nTarget (sqlite FULL: ratio >= ${TARGET_RATIO}, p99 < ${TARGET_P99_MS} ms, all committed): ${report.meetsTarget ? 'met' : 'NOT met'}`);
+    console.log('Written to bench/results/api.json');
+  } finally {
+    await pg.drop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

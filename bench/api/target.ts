@@ -1,0 +1,100 @@
+/**
+ * A benchmark target, run as its own process so the load generator (run.ts) never shares its event loop:
+ *   tsx bench/api/target.ts bare                         a bare node:http server answering 200
+ *   tsx bench/api/target.ts glimpse <databaseUrl>        the Glimpse server with a prepared rating study
+ * Prints one JSON line {url, sessions, stimuli} when ready. Reads commands on stdin: "count" prints
+ * {ratings, cpuUs} (rows committed in the database, CPU time used by this process so far); end of stdin closes
+ * the server and exits.
+ */
+import { createServer } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { startServer } from '../../src/server/start.js';
+
+export const SESSIONS = 100;
+export const STIMULI = 200;
+const FIXTURE_MEDIA = resolve('tests/server/fixtures/media');
+
+async function bare(): Promise<void> {
+  const server = createServer((req, res) => {
+    // Read the body like a real endpoint would, then answer.
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${port}`, sessions: [], stimuli: [] }));
+  await commands({ count: async () => ({ ratings: 0 }), close: async () => void server.close() });
+}
+
+async function glimpse(databaseUrl: string): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-'));
+  const study = join(dir, 'bench-study.json');
+  await writeFile(
+    study,
+    JSON.stringify({
+      id: 'bench',
+      media: FIXTURE_MEDIA,
+      job: {
+        question: 'Which is better?',
+        welcomeTitle: 'Bench',
+        welcomeMsg: 'Bench',
+        instructionTitle: 'Bench',
+        instructionMsg: 'Bench',
+        subjectiveProtocol: 'pair_comparison',
+        targetScreenSizeHeight: 600,
+        targetScreenSizeWidth: 800,
+        maxScreenSizeHeight: 4320,
+        maxScreenSizeWidth: 7680,
+        requestFullScreen: 0,
+        category_id: 1,
+        backgroundColor: '#808080',
+      },
+      playlists: [{ stimuli: Array.from({ length: STIMULI }, (_, i) => ({ sourceA: 'red.png', sourceB: 'green.png', reversed: i % 2 === 1 })) }],
+    }),
+  );
+  const server = await startServer({ host: '127.0.0.1', port: 0, databaseUrl, mediaDir: join(dir, 'media'), webDir: join(dir, 'web'), studies: [study] });
+  const sessions: Array<{ id: number; token: string }> = [];
+  let stimuli: number[] = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    const p = (await (await fetch(`${server.url}/api/getrandomtasks/bench?platform=prolific&PROLIFIC_PID=bench${i}`)).json()) as {
+      session_id: number;
+      sessionToken: string;
+      stimulis: Array<{ stimuliId: number }>;
+    };
+    sessions.push({ id: p.session_id, token: p.sessionToken });
+    stimuli = p.stimulis.map((s) => s.stimuliId);
+  }
+  console.log(JSON.stringify({ url: server.url, dialect: server.storage.dialect, sessions, stimuli }));
+  await commands({
+    count: async () => {
+      const row = await server.storage.db.selectFrom('ratings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return { ratings: Number(row.n) };
+    },
+    close: async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+async function commands(handlers: { count(): Promise<object>; close(): Promise<void> }): Promise<void> {
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line.trim() !== 'count') continue;
+    const { user, system } = process.cpuUsage();
+    console.log(JSON.stringify({ ...(await handlers.count()), cpuUs: user + system }));
+  }
+  await handlers.close();
+  process.exit(0);
+}
+
+const [mode, databaseUrl] = process.argv.slice(2);
+(mode === 'bare' ? bare() : glimpse(databaseUrl)).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+/**
+ * The one mesh drawn every frame: the media quad with shaders/bubble/bubble-window.frag, which mixes the sharp
+ * media and its blurred copy by distance to the pointer. Two texture reads per pixel, no mask, no filter pass.
+ */
+import { Mesh, Shader, Texture, UniformGroup } from 'pixi.js';
+import type { MeshGeometry } from 'pixi.js';
+import type { TextureSource } from 'pixi.js';
+import type { Rect } from '../types';
+import { unitQuad } from './passMesh';
+import { bubbleWindowProgram } from './shaders';
+
+export class WindowMesh {
+  readonly mesh: Mesh<MeshGeometry, Shader>;
+  private readonly shader: Shader;
+  private readonly uniforms: UniformGroup;
+
+  constructor() {
+    this.uniforms = new UniformGroup({
+      uBlurredScale: { value: new Float32Array([1, 1]), type: 'vec2<f32>' },
+      uMediaRect: { value: new Float32Array([0, 0, 1, 1]), type: 'vec4<f32>' },
+      uPointer: { value: new Float32Array([-1e6, -1e6]), type: 'vec2<f32>' },
+      uRadius: { value: -1, type: 'f32' },
+    });
+    this.shader = new Shader({
+      glProgram: bubbleWindowProgram(),
+      resources: { uSharp: Texture.EMPTY.source, uBlurred: Texture.EMPTY.source, windowUniforms: this.uniforms },
+    });
+    this.mesh = new Mesh({ geometry: unitQuad(), shader: this.shader });
+    this.mesh.visible = false;
+  }
+
+  /** What to draw: the sharp media, its blurred copy (and the copy's UV scale), where (canvas CSS px). */
+  setMedia(sharp: TextureSource, blurred: TextureSource, blurredScale: readonly [number, number], rect: Rect): void {
+    this.shader.resources.uSharp = sharp;
+    this.shader.resources.uBlurred = blurred;
+    const u = this.uniforms.uniforms;
+    (u.uBlurredScale as Float32Array).set(blurredScale);
+    (u.uMediaRect as Float32Array).set([rect.x, rect.y, rect.width, rect.height]);
+    this.mesh.position.set(rect.x, rect.y);
+    this.mesh.scale.set(rect.width, rect.height);
+    this.mesh.visible = true;
+  }
+
+  /** Window centre in canvas CSS px and radius in CSS px (a negative radius draws everything blurred). */
+  setWindow(x: number, y: number, radius: number): void {
+    const u = this.uniforms.uniforms;
+    (u.uPointer as Float32Array).set([x, y]);
+    u.uRadius = radius;
+  }
+
+  hide(): void {
+    this.mesh.visible = false;
+  }
+
+  destroy(): void {
+    this.mesh.destroy();
+    this.shader.destroy();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Bubble (/bubble/{id}) journeys against the real server, database and Chromium (WebGL2 on SwiftShader): the
+ * participant centres the mouse, clicks, explores each image of a pair along a known path, and answers; the
+ * database must hold those very points (stimulus px, increasing t) for A and B, and the answers given.
+ */
+import { E2E_JOBS, expect, test } from './fixtures';
+import { eventually, ratingsOf } from './participantSteps';
+import {
+  centreAndStart,
+  expectPathRecorded,
+  MEDIA_ORIGIN,
+  movePath,
+  pathOf,
+  screeningsOf,
+  startBubble,
+  waitForMediaB,
+  waitForStep,
+} from './bubbleSteps';
+
+const JOB = E2E_JOBS.bubble;
+const SIZE_LOG = /^inner:1280x720;outer:\d+x\d+;screen:\d+x\d+;fullscreen:[01];oit:1$/;
+
+test('the mouse path over each image of the pair is stored in stimulus px, and the pair answers too', async ({ page, glimpse, participant }) => {
+  const playlist = await startBubble(page, participant.linkTo(JOB, { dd: '2500', pt: '800' }));
+  expect(playlist.stimulis).toHaveLength(2);
+  const paths: Array<{ a: Array<{ x: number; y: number }>; b: Array<{ x: number; y: number }> }> = [];
+  const choices = ['first', 'last'] as const;
+
+  for (let index = 0; index < 2; index++) {
+    await centreAndStart(page, index);
+    // The cursor is hidden while the stimulus is up; the canvas covers the 1.25x media area, centred.
+    expect(await page.evaluate(() => getComputedStyle(document.body).cursor)).toBe('none');
+    const area = (await page.locator('#bubble-stage').boundingBox())!;
+    expect(area).toEqual({ x: MEDIA_ORIGIN.x - 40, y: MEDIA_ORIGIN.y - 23, width: 400, height: 225 });
+    const a = pathOf(index, 10);
+    const b = pathOf(index + 5, 10);
+    paths.push({ a, b });
+    await movePath(page, a);
+    // The window is drawn where the pointer is (canvas px), in a frame after the move.
+    const last = a[a.length - 1]!;
+    await expect.poll(() => page.evaluate(() => window.__glimpseBubble?.drawn ?? null)).toMatchObject({ x: last.x + 40, y: last.y + 23 });
+    await waitForMediaB(page);
+    await movePath(page, b);
+    await waitForStep(page, 'rating', index);
+    const modal = page.locator('#vote-modal');
+    await expect(modal.getByText(`${index + 1} / 2`)).toBeVisible();
+    await expect(modal.getByText(playlist.stimulis.length ? 'Which image had the better visual quality?' : '')).toBeVisible();
+    await modal.getByRole('button', { name: choices[index] === 'first' ? 'First Image' : 'Last Image', exact: true }).click();
+  }
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+
+  const session = (await participant.session(JOB))!;
+  const screenings = await eventually(() => screeningsOf(glimpse, session.id), (rows) => rows.length >= 2);
+  expect(screenings.map((s) => [s.stimulus_id, s.screening_no])).toEqual(playlist.stimulis.map((s) => [s.stimuli_id, 0]));
+  screenings.forEach((s, i) => {
+    expectPathRecorded(s.mouse_logs.mediaA, paths[i]!.a);
+    expectPathRecorded(s.mouse_logs.mediaB, paths[i]!.b);
+    // A's samples start at its click (the centre), B's at its onset: none of B's path is in A.
+    expect(s.mouse_logs.mediaA.some((p) => p.x === paths[i]!.b[0]!.x && p.y === paths[i]!.b[0]!.y)).toBe(false);
+  });
+  const ratings = await ratingsOf(glimpse, session.id);
+  expect(ratings.map((r) => [r.stimulus_id, r.value, r.nb_replay])).toEqual([
+    [playlist.stimulis[0]!.stimuli_id, 0, 0],
+    [playlist.stimulis[1]!.stimuli_id, 1, 0],
+  ]);
+  for (const r of ratings) expect(r.logs).toMatch(SIZE_LOG);
+});
+
+test('free task: no rating is asked, the next stimulus follows the pause, and the mouse logs complete the session', async ({ page, glimpse, participant }) => {
+  const posts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST') posts.push(new URL(r.url()).pathname);
+  });
+  await startBubble(page, participant.linkTo(JOB, { ft: '1', dd: '600', pt: '300' }));
+  for (let index = 0; index < 2; index++) {
+    await centreAndStart(page, index);
+    await movePath(page, pathOf(index, 3));
+  }
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('#vote-modal')).toHaveCount(0);
+  const session = (await participant.session(JOB))!;
+  expect(session.free_task).toBeTruthy();
+  expect((await screeningsOf(glimpse, session.id)).length).toBe(2);
+  expect(await ratingsOf(glimpse, session.id)).toEqual([]);
+  expect(posts.filter((p) => p === '/api/ratings/')).toEqual([]);
+});
+
+test('repetitions then exploration: nr forced replays, Yes replays again, No moves on; every play is stored with its number', async ({ page, glimpse, participant }) => {
+  const playlist = await startBubble(page, participant.linkTo(JOB, { nr: '1', rp: '1', dd: '500', pt: '200' }));
+  const [first, second] = playlist.stimulis;
+  const answer = async (index: number, replays: number, button: 'First Image' | 'Last Image') => {
+    await waitForStep(page, 'rating', index, replays);
+    await page.locator('#vote-modal').getByRole('button', { name: button, exact: true }).click();
+  };
+  // Stimulus 1: play, forced repetition (with its prompt), Yes to exploring, then No.
+  await centreAndStart(page, 0, 0);
+  await answer(0, 0, 'First Image');
+  await waitForStep(page, 'centering', 0, 1);
+  await expect(page.getByText('Ready for a repetition?', { exact: true })).toBeVisible();
+  await expect(page.getByText('Please set your mouse onto the mark at the center of the screen for 2 seconds.', { exact: true })).toBeVisible();
+  await centreAndStart(page, 0, 1);
+  await answer(0, 1, 'Last Image');
+  await waitForStep(page, 'explore', 0, 1);
+  await expect(page.getByText('Did you need to explore more the sequence?', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Yes', exact: true }).click();
+  await expect(page.getByText('Ready for a repetition?', { exact: true })).toHaveCount(0);
+  await centreAndStart(page, 0, 2);
+  await answer(0, 2, 'First Image');
+  await waitForStep(page, 'explore', 0, 2);
+  await page.getByRole('button', { name: 'No', exact: true }).click();
+  // Stimulus 2: the replay count starts again at 0.
+  await centreAndStart(page, 1, 0);
+  await answer(1, 0, 'Last Image');
+  await centreAndStart(page, 1, 1);
+  await answer(1, 1, 'Last Image');
+  await waitForStep(page, 'explore', 1, 1);
+  await page.getByRole('button', { name: 'No', exact: true }).click();
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+
+  const session = (await participant.session(JOB))!;
+  const ratings = await ratingsOf(glimpse, session.id);
+  expect(ratings.map((r) => [r.stimulus_id, r.value, r.nb_replay])).toEqual([
+    [first!.stimuli_id, 0, 0],
+    [first!.stimuli_id, 1, 1],
+    [first!.stimuli_id, 0, 2],
+    [second!.stimuli_id, 1, 0],
+    [second!.stimuli_id, 1, 1],
+  ]);
+  const screenings = await eventually(() => screeningsOf(glimpse, session.id), (rows) => rows.length >= 5);
+  expect(screenings.map((s) => [s.stimulus_id, s.screening_no])).toEqual(ratings.map((r) => [r.stimulus_id, r.nb_replay]));
+});
+
+test('emotion question in French on nantes: red Submit without a choice, then the index + 1 is stored', async ({ page, glimpse, participant }) => {
+  const playlist = await startBubble(page, participant.linkTo(JOB, { platform: 'nantes', emotion: '1', dd: '500', pt: '200' }), { nantes: true });
+  const values = [3, 1];
+  for (let index = 0; index < 2; index++) {
+    await centreAndStart(page, index);
+    await waitForStep(page, 'rating', index);
+    const modal = page.locator('#bubble-emotion');
+    await expect(modal.getByText("Quelle émotion avez vous reconnu sur l'image ?", { exact: true })).toBeVisible();
+    for (const label of ['Joie', 'Colère', 'Surprise', 'Tristesse']) await expect(modal.getByLabel(label, { exact: true })).toBeVisible();
+    await expect(modal.locator('#bubble-emotion-progress')).toHaveText(`image ${index + 1}/2`);
+    // SPEC §9: left 42.5 % and 15 % wide, the question being along the test (category_id 2).
+    const box = (await modal.boundingBox())!;
+    expect(Math.round(box.x)).toBe(Math.round(0.425 * 1280));
+    expect(Math.round(box.width)).toBe(Math.round(0.15 * 1280));
+    const submit = modal.getByRole('button', { name: 'Submit' });
+    if (index === 0) {
+      await submit.click();
+      await expect(submit).toHaveClass(/danger/);
+      await expect(modal).toBeVisible();
+    }
+    await modal.getByLabel(['Joie', 'Colère', 'Surprise', 'Tristesse'][values[index]! - 1]!, { exact: true }).check();
+    await submit.click();
+  }
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  const session = (await participant.session(JOB))!;
+  const ratings = await ratingsOf(glimpse, session.id);
+  expect(ratings.map((r) => [r.stimulus_id, r.value])).toEqual(playlist.stimulis.map((s, i) => [s.stimuli_id, values[i]]));
+});
