@@ -47,6 +47,13 @@ describeEachDialect('POST /api/consent/', (dialect) => {
     currentDate: { day: 5, month: 3, year: 2026 },
   };
 
+  it('refuses an oversized body with 413', async () => {
+    const res = await postJson(ctx().app, '/api/consent/', { ...form, birthCountry: 'x'.repeat(70 * 1024) });
+    expect(res.statusCode).toBe(413);
+    expect(json(res).error).toBe('PAYLOAD_TOO_LARGE');
+    expect(await countRows(ctx().storage, 'consents')).toBe(0);
+  });
+
   it('names the allowed values of a union field', async () => {
     const res = await postJson(ctx().app, '/api/consent/', { ...form, gender: 'Dr.' });
     expect(json(res).details).toEqual([{ path: 'body.gender', message: 'must be one of "M.", "Mme."' }]);
