@@ -5,7 +5,9 @@
  */
 import { lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { BubbleStageController, BubbleView } from '../../src/web/stage/bubble/types';
+import type { BubbleStageController, BubbleStep, BubbleView } from '../../src/web/stage/bubble/types';
+import type { PresentationRecord } from '../../src/web/stage/types';
+import { recordVideo } from '../timing/testMedia';
 import type { LoadedMedia } from '../../src/web/stage/types';
 import { benchConditions } from './conditions';
 import { makePhotoLike, makePixelTarget } from './testImages';
@@ -54,6 +56,17 @@ const bench = {
   async makePhotoLike(name: string, width: number, height: number): Promise<string> {
     media.set(name, await makePhotoLike(name, width, height));
     return name;
+  },
+  /** A WebM recorded in the page, one solid colour per segment. */
+  async recordVideo(name: string, width: number, height: number, colors: string[], segmentMs: number): Promise<string> {
+    media.set(name, await recordVideo(name, width, height, colors, segmentMs));
+    return name;
+  },
+  /** Start a play() and keep its promise (tests probe pixels while it runs). */
+  playing: null as Promise<PresentationRecord[]> | null,
+  async startPlay(steps: BubbleStep[]): Promise<void> {
+    const c = await ready!;
+    bench.playing = c.play(steps);
   },
   async show(view: BubbleView): Promise<void> {
     const c = await ready!;

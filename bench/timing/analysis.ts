@@ -27,6 +27,10 @@ export interface ConditionFigures {
   /** shown - requested frames -> number of presentations. */
   frameErrorHistogram: Record<string, number>;
   exactFrameShare: number;
+  /** Presentations during which no frame was dropped, and the exact share among them: what each method does when
+   * the machine keeps up (separates the method's own error from the noise of a loaded machine). */
+  presentationsWithoutDrops: number;
+  exactFrameShareWithoutDrops: number;
   /** Durations from the onsets the method itself logs (stage: frame timestamps on flip; baseline: performance.now() at the DOM change). */
   loggedDurationMs: Summary;
   loggedErrorMs: Summary;
@@ -50,6 +54,7 @@ export function stageFigures(records: PresentationRecord[], requestedMs: number,
     shownFrames: summarize(shown),
     frameErrorHistogram: histogram(shown.map((s) => s - requestedFrames)),
     exactFrameShare: round(shown.filter((s) => s === requestedFrames).length / Math.max(1, shown.length)),
+    ...withoutDrops(shown, records.map((r) => r.droppedFrames), requestedFrames),
     loggedDurationMs: summarize(durations),
     loggedErrorMs: summarize(durations.map((d) => d - requestedMs)),
     shownDurationMs: summarize(durations),
@@ -72,6 +77,7 @@ export function baselineFigures(run: BaselineRun, requestedMs: number, refreshMs
     shownFrames: summarize(shown),
     frameErrorHistogram: histogram(shown.map((s) => s - requestedFrames)),
     exactFrameShare: round(shown.filter((s) => s === requestedFrames).length / Math.max(1, shown.length)),
+    ...withoutDrops(shown, run.droppedFrames, requestedFrames),
     loggedDurationMs: summarize(logged),
     loggedErrorMs: summarize(logged.map((d) => d - requestedMs)),
     shownDurationMs: summarize(shownDurations),
@@ -100,6 +106,14 @@ export function longTaskFigures(records: PresentationRecord[], tasks: LongTaskRu
     };
   });
   return { injected: tasks.length, detected: out.filter((t) => t.detected).length, tasks: out };
+}
+
+function withoutDrops(shown: number[], drops: number[], requestedFrames: number) {
+  const clean = shown.filter((_, i) => drops[i] === 0);
+  return {
+    presentationsWithoutDrops: clean.length,
+    exactFrameShareWithoutDrops: round(clean.filter((s) => s === requestedFrames).length / Math.max(1, clean.length)),
+  };
 }
 
 function histogram(values: number[]): Record<string, number> {

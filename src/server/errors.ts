@@ -65,7 +65,7 @@ function unionDetail(error: ErrorObject, root: string): ErrorDetail {
 }
 
 /** One readable {path, message} per ajv error; unknown and missing fields point at the field itself. */
-export function ajvErrorDetail(error: ErrorObject, root: string): ErrorDetail {
+function ajvErrorDetail(error: ErrorObject, root: string): ErrorDetail {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties') {
     return { path: pointerToPath(`${error.instancePath}/${String(params.additionalProperty)}`, root), message: 'unknown field' };

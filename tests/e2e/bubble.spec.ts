@@ -158,3 +158,74 @@ test('emotion question in French on nantes: red Submit without a choice, then th
   const ratings = await ratingsOf(glimpse, session.id);
   expect(ratings.map((r) => [r.stimulus_id, r.value])).toEqual(playlist.stimulis.map((s, i) => [s.stimuli_id, values[i]]));
 });
+
+test('training (images): the emotion modal at 33 %/33 %, nothing stored for it; then the test stores its answers', async ({ page, glimpse, participant }) => {
+  const JOB_TRAINING = 'e2e-bubble-training';
+  const posts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /bubblescreenings|ratings/.test(r.url())) posts.push(new URL(r.url()).pathname);
+  });
+  const link = participant.linkTo(JOB_TRAINING, { emotion: '1', dd: '500', pt: '200' });
+  const playlistAnswer = page.waitForResponse((r) => r.url().includes('/api/getbubble/'));
+  await page.goto(link);
+  await page.locator('#eligibility-continue').click();
+  const playlist = (await (await playlistAnswer).json()) as { stimulis: Array<{ stimuli_id: number }>; stimulis_training: unknown[] };
+  expect(playlist.stimulis_training).toHaveLength(1);
+  await page.locator('#privacy-consent').check();
+  await page.locator('#welcome-next').click();
+  await page.getByRole('button', { name: 'Go to the training' }).click();
+
+  await centreAndStart(page, 0);
+  await expect(page.locator('#bubble-trial')).toHaveAttribute('data-training', 'true');
+  await waitForStep(page, 'rating', 0);
+  const modal = page.locator('#bubble-emotion');
+  await expect(modal.getByText('Which emotion did you recognize in this image ?', { exact: true })).toBeVisible();
+  for (const label of ['Happiness', 'Anger', 'Surprise', 'Sadness']) await expect(modal.getByLabel(label, { exact: true })).toBeVisible();
+  const box = (await modal.boundingBox())!;
+  expect(Math.round(box.x)).toBe(Math.round(0.33 * 1280));
+  expect(Math.round(box.width)).toBe(Math.round(0.33 * 1280));
+  await modal.getByLabel('Anger', { exact: true }).check();
+  await modal.getByRole('button', { name: 'Submit' }).click();
+
+  // Back to the instructions with training done, then the test.
+  await page.getByRole('button', { name: 'Go to the test' }).click();
+  expect(posts).toEqual([]);
+  await centreAndStart(page, 0);
+  await expect(page.locator('#bubble-trial')).toHaveAttribute('data-training', 'false');
+  await waitForStep(page, 'rating', 0);
+  await page.locator('#bubble-emotion').getByLabel('Sadness', { exact: true }).check();
+  await page.locator('#bubble-emotion').getByRole('button', { name: 'Submit' }).click();
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+
+  const session = (await participant.session(JOB_TRAINING))!;
+  const ratings = await ratingsOf(glimpse, session.id);
+  expect(ratings.map((r) => [r.stimulus_id, r.value])).toEqual([[playlist.stimulis[0]!.stimuli_id, 4]]);
+  expect((await screeningsOf(glimpse, session.id)).map((s) => s.stimulus_id)).toEqual([playlist.stimulis[0]!.stimuli_id]);
+});
+
+test.describe('failure screens', () => {
+  test('an unknown job shows the server failure screen', async ({ page, participant }) => {
+    await page.goto(participant.linkTo(JOB).replace(`/bubble/${JOB}?`, '/bubble/no-such-job?'));
+    await expect(page.getByText('An error occured while connecting to the server... Please try again later.')).toBeVisible();
+  });
+
+  for (const [name, userAgent, message] of [
+    ['Firefox', 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', 'Please use one of the following browser: chrome.'],
+    [
+      'Chrome on Windows XP',
+      'Mozilla/5.0 (Windows NT 5.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.112 Safari/537.36',
+      'Please use one of the following OS: Linux, Mac OS, Windows 10, Windows 7, Windows 8, Windows 8.1, iOS, Android OS.',
+    ],
+  ] as const) {
+    test(`eligibility: ${name} is refused on the bubble page and no session is opened`, async ({ browser, glimpse, participant }) => {
+      const context = await browser.newContext({ userAgent, viewport: { width: 1280, height: 720 } });
+      const page = await context.newPage();
+      await page.goto(`${glimpse.url}${participant.linkTo(JOB)}`);
+      await expect(page.locator('#check-browser, #check-os').getByText(message)).toBeVisible();
+      await page.getByRole('button', { name: 'Exit the test' }).click();
+      await expect(page.locator('#fail-eligibility')).toContainText(message);
+      expect(await participant.session(JOB)).toBeUndefined();
+      await context.close();
+    });
+  }
+});

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BubbleScreeningBody, IDEMPOTENCY_HEADER, RatingBody } from '../../contract/payloads.js';
-import { dedupeKey, storeRating, storeScreening, type AnswerOutcome } from '../storage/answers.js';
+import { dedupeKey, storeRating, storeScreening, type AnswerOutcome, type AnswerTarget } from '../storage/answers.js';
 
 /** Idempotency-Key: one per logical answer, reused by every retry (contract/payloads.ts). */
 const AnswerHeaders = Type.Object({
@@ -10,6 +10,17 @@ const AnswerHeaders = Type.Object({
 type AnswerHeaders = { [IDEMPOTENCY_HEADER]?: string };
 
 const send = (reply: FastifyReply, outcome: AnswerOutcome) => reply.code(outcome.status).send(outcome.body);
+
+/** Who answers what, and the key that makes a retry store nothing twice (`natural` when no header). */
+function answerTarget(body: RatingBody | BubbleScreeningBody, key: string | undefined, natural: string): AnswerTarget {
+  return {
+    sessionId: body.session_id,
+    token: body.session_token,
+    stimulusId: body.stimuli_id,
+    dedupeKey: dedupeKey(key, natural),
+    keyed: key !== undefined,
+  };
+}
 
 /** POST /api/ratings/ and POST /api/bubblescreenings/ (SPEC §3 payloads). */
 export async function answerRoutes(app: FastifyInstance): Promise<void> {
@@ -20,14 +31,7 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: RatingBody, headers: AnswerHeaders }, bodyLimit: 512 * 1024 },
     async (request, reply) => {
       const b = request.body;
-      const key = request.headers[IDEMPOTENCY_HEADER];
-      const target = {
-        sessionId: b.session_id,
-        token: b.session_token,
-        stimulusId: b.stimuli_id,
-        dedupeKey: dedupeKey(key, String(b.stimuli_id)),
-        keyed: key !== undefined,
-      };
+      const target = answerTarget(b, request.headers[IDEMPOTENCY_HEADER], String(b.stimuli_id));
       return send(reply, await storeRating(storage, target, { value: b.value, nbReplay: b.nbReplay, logs: b.logs }));
     },
   );
@@ -37,14 +41,7 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: BubbleScreeningBody, headers: AnswerHeaders }, bodyLimit: 16 * 1024 * 1024 },
     async (request, reply) => {
       const b = request.body;
-      const key = request.headers[IDEMPOTENCY_HEADER];
-      const target = {
-        sessionId: b.session_id,
-        token: b.session_token,
-        stimulusId: b.stimuli_id,
-        dedupeKey: dedupeKey(key, `${b.stimuli_id}:${b.screening_no}`),
-        keyed: key !== undefined,
-      };
+      const target = answerTarget(b, request.headers[IDEMPOTENCY_HEADER], `${b.stimuli_id}:${b.screening_no}`);
       return send(reply, await storeScreening(storage, target, { screeningNo: b.screening_no, mouseLogs: JSON.stringify(b.mouse_logs) }));
     },
   );

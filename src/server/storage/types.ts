@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL.
@@ -132,10 +132,7 @@ export interface Database {
 export type Db = Kysely<Database>;
 export type DialectName = 'sqlite' | 'postgres';
 
-export type JobRow = Selectable<JobsTable>;
 export type SessionRow = Selectable<SessionsTable>;
-export type StimulusRow = Selectable<StimuliTable>;
-export type NewRating = Insertable<RatingsTable>;
 
 export interface WriteOptions {
   singleStatement?: boolean;

@@ -83,3 +83,24 @@ describe('bubble stage pixels', () => {
     expect(Math.abs(pixels.data[i] - 127.5)).toBeLessThan(8);
   });
 });
+
+describe('bubble stage video', () => {
+  it('blurs each new video frame (the blurred area follows the video) and ends with playback', async () => {
+    await page.evaluate(() => window.__bubbleBench.recordVideo('clip.webm', 160, 120, ['#ff0000', '#0000ff'], 700));
+    await page.mouse.move(340, 250);
+    await page.evaluate(
+      (view) => window.__bubbleBench.startPlay([{ label: 'A', view, end: { kind: 'video-end' } }]),
+      { media: 'clip.webm', rect: MEDIA, sigma: 8, radius: 30 },
+    );
+    // Far from the window: the blurred copy, which must show the red segment, then the blue one.
+    const outside = () => page.evaluate(() => window.__glimpseBubble!.probe(60, 50));
+    const isRed = (p: number[]) => p[0]! > 180 && p[2]! < 80;
+    const isBlue = (p: number[]) => p[2]! > 180 && p[0]! < 80;
+    await expect.poll(async () => isRed(await outside()), { timeout: 15000, interval: 20 }).toBe(true);
+    await expect.poll(async () => isBlue(await outside()), { timeout: 15000, interval: 20 }).toBe(true);
+    const records = await page.evaluate(() => window.__bubbleBench.playing!);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ label: 'A', media: ['clip.webm'], endedBy: 'video-end' });
+    expect(records[0]!.videos![0]!.presentedFrames).toBeGreaterThan(10);
+  });
+});
