@@ -107,7 +107,31 @@ function mldsPair(): string {
   );
 }
 
+/** A white check mark centred on (cx, cy): the confirming button (Submit). */
+function checkMark(cx: number, cy: number): string {
+  return `<polyline points="${cx - 10},${cy} ${cx - 3},${cy + 7} ${cx + 11},${cy - 8}" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>`;
+}
+
+/** Pair comparison: two pictures, pick one (pressed), then confirm it (Submit / Modify in the page). */
+function pair(): string {
+  const w = 200;
+  const h = 112;
+  const y = 70;
+  const xs = [30, 250];
+  const buttonY = 224;
+  return svg(
+    picture(xs[0]!, y, w, h, 'clear') +
+      picture(xs[1]!, y, w, h, 'blocks') +
+      voteButton(xs[0]! + 40, buttonY, 120, 38, { chosen: true, icon: miniPictures(xs[0]! + 89, buttonY + 12, 1) }) +
+      voteButton(xs[1]! + 40, buttonY, 120, 38, { icon: miniPictures(xs[1]! + 89, buttonY + 12, 1) }) +
+      arrow(470, 522, buttonY + 19) +
+      voteButton(536, buttonY, 88, 38, { fill: '#2e7d32', icon: checkMark(564, buttonY + 19) }) +
+      pointer(600, buttonY + 22),
+  );
+}
+
 export const INSTRUCTION_IMAGES: Record<string, () => string> = {
+  pair,
   acr,
   dsis,
   accann,

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
@@ -120,6 +120,8 @@ async function measure(name: string, args: string[], env: NodeJS.ProcessEnv = {}
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-db-'));
   const pg = await createPgSchema('glimpse_bench');
+  // Other work on the machine skews req/s (the ratio less so): the load average is recorded with the figures.
+  const loadBefore = loadavg()[0];
   try {
     const bare = await measure('bare node:http', ['bare']);
     const runs = [
@@ -137,7 +139,7 @@ async function main(): Promise<void> {
     const report = {
       benchmark: 'POST /api/ratings/ vs bare node:http 200',
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadAverage1m: { before: loadBefore, after: loadavg()[0] } },
       connections: CONNECTIONS,
       durationS: DURATION_S,
       target: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS, on: 'sqlite synchronous=FULL' },
@@ -149,7 +151,8 @@ async function main(): Promise<void> {
     await writeFile('bench/results/api.json', `${JSON.stringify(report, null, 2)}\n`);
 
     const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-    console.log(`\n${DURATION_S} s per run, ${CONNECTIONS} connections, ${report.machine.cpus} CPUs (${report.machine.model}), ${process.version}\n`);
+    const load = report.machine.loadAverage1m;
+    console.log(`\n${DURATION_S} s per run, ${CONNECTIONS} connections, ${report.machine.cpus} CPUs (${report.machine.model}), ${process.version}, load average ${load.before.toFixed(1)} -> ${load.after.toFixed(1)}\n`);
     console.log(line(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'server CPU µs/req', 'non-2xx', 'ratings committed']));
     console.log(line(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
     console.log(line([bare.name, bare.rps, bare.p50Ms, bare.p99Ms, '1.000', bare.cpuUsPerRequest, bare.non2xx, '']));

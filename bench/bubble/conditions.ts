@@ -5,8 +5,9 @@
  *   (b) PixiJS BlurFilter on the image every frame, under a sharp copy masked by a circular Graphics mask;
  *   (c) CSS: an <img> with filter: blur() under a sharp <img> with clip-path: circle() moved per frame.
  * Render cost per frame = the frame's work until a 1-pixel readPixels returns (forces the GPU to finish;
- * gl.finish() does not block in Chromium). CSS has no readPixels: (c) and, for comparison, (a) and (b) are also
- * timed by the interval between requestAnimationFrame callbacks with the frame rate limit off.
+ * gl.finish() does not block in Chromium). CSS has no readPixels: all three are also timed to the screen by the
+ * node side (run.ts), which applies a pointer position (`step`) and then waits for a composited frame (a 1-pixel
+ * CDP screenshot), so the browser's raster and compositing are counted for every method alike.
  */
 import { Application, BlurFilter, Graphics, ImageSource, Sprite, Texture } from 'pixi.js';
 import type { WebGLRenderer } from 'pixi.js';
@@ -16,41 +17,14 @@ import { GpuGaussianBlur } from '../../src/web/stage/bubble/gpuBlur';
 import type { BubbleView } from '../../src/web/stage/bubble/types';
 import type { FrameScheduler } from '../../src/web/stage/frameClock';
 import type { LoadedMedia } from '../../src/web/stage/types';
+import { figures } from './figures';
+import type { CostFigures, Point, Setup } from './figures';
 
-export interface Point {
-  x: number;
-  y: number;
-}
-
-export interface CostFigures {
-  frames: number;
-  meanMs: number;
-  medianMs: number;
-  p95Ms: number;
-}
-
-export interface Setup {
-  width: number;
-  height: number;
-  image: string;
-  sigma: number;
-  radius: number;
-}
+export type { CostFigures, Point, Setup };
 
 /** Pixi's BlurFilter deviation per unit of strength for kernel 5 (pixi 8.17+, FIELD-NOTES; measured there). */
 export const PIXI_SIGMA_PER_STRENGTH = 1.292;
 const NO_PIXI_EVENTS = { move: false, globalMove: false, click: false, wheel: false };
-
-export function figures(samples: number[]): CostFigures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return {
-    frames: samples.length,
-    meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
-    medianMs: at(0.5),
-    p95Ms: at(0.95),
-  };
-}
 
 function syncGpu(gl: WebGL2RenderingContext, pixel: Uint8Array): void {
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -71,21 +45,6 @@ async function pixiApp(parent: HTMLElement, width: number, height: number): Prom
 }
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
-
-/** Time `frames` rAF intervals while `step(i)` moves the window before each frame. */
-async function rafIntervals(frames: number, step: (i: number) => void): Promise<CostFigures> {
-  let last = await nextFrame();
-  const intervals: number[] = [];
-  for (let i = 0; i < frames; i++) {
-    step(i);
-    const now = await nextFrame();
-    intervals.push(now - last);
-    last = now;
-  }
-  return figures(intervals);
-}
-
 /** (a): our engine on a manual clock, so one frame's work can be timed on its own. */
 async function ours(media: Map<string, LoadedMedia>, setup: Setup) {
   const parent = host('pixi', setup.width, setup.height);
@@ -117,6 +76,8 @@ async function ours(media: Map<string, LoadedMedia>, setup: Setup) {
     app,
     gl,
     engine,
+    view,
+    until,
     setPointer: (p: Point) => (pointer = p),
     tick,
     destroy() {
@@ -178,79 +139,188 @@ function css(media: Map<string, LoadedMedia>, setup: Setup) {
   };
 }
 
-export function benchConditions(media: Map<string, LoadedMedia>) {
+/**
+ * Pointer-to-frame latency of (b) or (c) driven the way (a) is: one rAF loop that applies the latest pointer
+ * sample (from pointermove, coalesced samples included) and renders; each event notes the frame count when it
+ * arrived, each frame the position it drew. Frames between = first frame drawing the event's position - that count.
+ */
+function latencyHarness(apply: (p: Point) => void, render: () => void) {
+  let frame = 0;
+  let latest: Point | null = null;
+  let drawn: Point | null = null;
+  let running = true;
+  const events: Array<Point & { frame: number }> = [];
+  const frames: Array<Point & { frame: number }> = [];
+  const onMove = (event: PointerEvent) => {
+    const samples = event.getCoalescedEvents?.() ?? [];
+    for (const e of samples.length > 0 ? samples : [event]) latest = { x: e.clientX, y: e.clientY };
+    events.push({ x: event.clientX, y: event.clientY, frame });
+  };
+  window.addEventListener('pointermove', onMove);
+  const loop = () => {
+    if (!running) return;
+    frame += 1;
+    if (latest && (!drawn || drawn.x !== latest.x || drawn.y !== latest.y)) {
+      apply(latest);
+      drawn = latest;
+      frames.push({ ...latest, frame });
+    }
+    render();
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
   return {
-    /** (a): readPixels-synced cost of each frame while the window follows `path`, plus rAF intervals. */
-    async costOurs(setup: Setup, path: Point[]) {
+    stop(): number[] {
+      running = false;
+      window.removeEventListener('pointermove', onMove);
+      return events.flatMap((e) => {
+        const shown = frames.find((f) => f.frame > e.frame && f.x === e.x && f.y === e.y);
+        return shown ? [shown.frame - e.frame] : [];
+      });
+    },
+  };
+}
+
+type Kind = 'ours' | 'pixi-filter' | 'css';
+
+/** One method behind one interface: place the window, draw, optionally wait for the GPU. */
+interface Harness {
+  setPointer(p: Point): void;
+  /** Draw a frame now (CSS: nothing; the browser draws it). */
+  render(): void;
+  /** WebGL context to sync on, null for CSS. */
+  gl: WebGL2RenderingContext | null;
+  destroy(): void;
+}
+
+async function harnessOf(media: Map<string, LoadedMedia>, kind: Kind, setup: Setup): Promise<Harness> {
+  if (kind === 'ours') {
+    const run = await ours(media, setup);
+    return { setPointer: run.setPointer, render: () => run.tick(), gl: run.gl, destroy: run.destroy };
+  }
+  if (kind === 'pixi-filter') {
+    const run = await pixiBlurFilter(media, setup);
+    return { setPointer: run.setPointer, render: run.render, gl: run.gl, destroy: run.destroy };
+  }
+  const run = css(media, setup);
+  await run.ready;
+  return { setPointer: run.setPointer, render: () => {}, gl: null, destroy: run.destroy };
+}
+
+export function benchConditions(media: Map<string, LoadedMedia>) {
+  let harness: { stop(): number[]; destroy(): void } | null = null;
+  let current: Harness | null = null;
+  return {
+    /** Set up one method at the page's top-left (the node side then calls step / costFrames, then stop). */
+    async start(kind: Kind, setup: Setup): Promise<void> {
+      current?.destroy();
+      current = await harnessOf(media, kind, setup);
+    },
+    /** Place the window and draw (no GPU wait): the node side times this plus a composited frame. */
+    step(p: Point): void {
+      current!.setPointer(p);
+      current!.render();
+    },
+    stop(): void {
+      current?.destroy();
+      current = null;
+    },
+    /** (a), (b): readPixels-synced cost of each frame while the window follows `path`. */
+    costFrames(path: Point[]): CostFigures {
+      const run = current!;
+      const pixel = new Uint8Array(4);
+      syncGpu(run.gl!, pixel);
+      const samples: number[] = [];
+      for (const p of path) {
+        const t0 = performance.now();
+        run.setPointer(p);
+        run.render();
+        syncGpu(run.gl!, pixel);
+        samples.push(performance.now() - t0);
+      }
+      return figures(samples);
+    },
+    /**
+     * (a) at several deviations, interleaved frame by frame (so load from elsewhere on the machine hits each alike):
+     * before each timed frame the view of the next deviation is shown (untimed; its blurred copy is cached).
+     */
+    async costOursSigmas(setup: Setup, sigmas: number[], path: Point[]): Promise<Record<string, CostFigures>> {
       const run = await ours(media, setup);
+      const views = sigmas.map((sigma) => ({ ...run.view, sigma }));
+      await run.until(run.engine.prepare(views));
       const pixel = new Uint8Array(4);
-      const samples: number[] = [];
+      const samples: number[][] = sigmas.map(() => []);
       for (const p of path) {
-        run.setPointer(p);
-        const t0 = performance.now();
-        run.tick();
-        syncGpu(run.gl, pixel);
-        samples.push(performance.now() - t0);
+        for (let i = 0; i < views.length; i++) {
+          await run.until(run.engine.show(views[i]!));
+          syncGpu(run.gl, pixel);
+          const t0 = performance.now();
+          // A position this view has not drawn yet, so the timed frame does move the window.
+          run.setPointer({ x: p.x + i, y: p.y });
+          run.tick();
+          syncGpu(run.gl, pixel);
+          samples[i]!.push(performance.now() - t0);
+        }
       }
-      const raf = await rafIntervals(path.length, (i) => {
-        run.setPointer(path[i]);
-        run.tick();
-      });
       run.destroy();
-      return { cost: figures(samples), raf };
+      return Object.fromEntries(sigmas.map((sigma, i) => [String(sigma), figures(samples[i]!)]));
     },
-    /** (b): the same for BlurFilter + mask. */
-    async costPixiFilter(setup: Setup, path: Point[]) {
-      const run = await pixiBlurFilter(media, setup);
-      const pixel = new Uint8Array(4);
-      const samples: number[] = [];
-      for (const p of path) {
-        run.setPointer(p);
-        const t0 = performance.now();
-        run.render();
-        syncGpu(run.gl, pixel);
-        samples.push(performance.now() - t0);
-      }
-      const raf = await rafIntervals(path.length, (i) => {
-        run.setPointer(path[i]);
-        run.render();
-      });
-      run.destroy();
-      return { cost: figures(samples), raf };
-    },
-    /** (c): rAF intervals of the CSS version (no readPixels possible). */
-    async costCss(setup: Setup, path: Point[]) {
-      const run = css(media, setup);
-      await run.ready;
-      await rafIntervals(10, (i) => run.setPointer(path[i % path.length]));
-      const raf = await rafIntervals(path.length, (i) => run.setPointer(path[i]));
-      run.destroy();
-      return { raf };
-    },
-    /** One blur (both passes) of the image at `sigma`, readPixels-synced, `runs` times: the per-video-frame cost. */
-    async costBlurPasses(setup: Setup, runs: number) {
+    /** Both gaussian passes on one frame at each deviation (a new video frame's cost), interleaved, readPixels-synced. */
+    async costBlurPasses(setup: Setup, sigmas: number[], runs: number) {
       const parent = host('pixi', setup.width, setup.height);
       const app = await pixiApp(parent, setup.width, setup.height);
       const bitmap = await createImageBitmap(media.get(setup.image)!.blob);
       const source = new ImageSource({ resource: bitmap });
-      const plan = blurPlan(bitmap.width, bitmap.height, (setup.sigma * bitmap.width) / setup.width);
-      const blur = new GpuGaussianBlur(app.renderer);
+      const plans = sigmas.map((sigma) => blurPlan(bitmap.width, bitmap.height, (sigma * bitmap.width) / setup.width));
+      const blurs = plans.map(() => new GpuGaussianBlur(app.renderer));
       const gl = (app.renderer as WebGLRenderer).gl as WebGL2RenderingContext;
       const pixel = new Uint8Array(4);
-      blur.run(source, plan);
+      blurs.forEach((blur, i) => blur.run(source, plans[i]!));
       syncGpu(gl, pixel);
-      const samples: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        const t0 = performance.now();
-        blur.run(source, plan);
-        syncGpu(gl, pixel);
-        samples.push(performance.now() - t0);
+      const samples: number[][] = sigmas.map(() => []);
+      for (let r = 0; r < runs; r++) {
+        blurs.forEach((blur, i) => {
+          const t0 = performance.now();
+          blur.run(source, plans[i]!);
+          syncGpu(gl, pixel);
+          samples[i]!.push(performance.now() - t0);
+        });
       }
-      blur.destroy();
+      blurs.forEach((blur) => blur.destroy());
       app.destroy(true, true);
       bitmap.close();
       parent.style.display = 'none';
-      return { cost: figures(samples), plan: { factor: plan.factor, passSigma: plan.passSigma, taps: plan.taps, width: plan.width, height: plan.height } };
+      return sigmas.map((sigma, i) => ({
+        sigma,
+        cost: figures(samples[i]!),
+        plan: { factor: plans[i]!.factor, passSigma: plans[i]!.passSigma, taps: plans[i]!.taps, width: plans[i]!.width, height: plans[i]!.height },
+      }));
+    },
+    /** Start the (b) or (c) latency harness at the page's top-left; node then moves the real mouse. */
+    async startLatency(kind: 'pixi-filter' | 'css', setup: Setup): Promise<void> {
+      if (kind === 'pixi-filter') {
+        const run = await pixiBlurFilter(media, setup);
+        const h = latencyHarness(run.setPointer, run.render);
+        harness = { stop: h.stop, destroy: run.destroy };
+      } else {
+        const run = css(media, setup);
+        await run.ready;
+        const h = latencyHarness(run.setPointer, () => {});
+        harness = { stop: h.stop, destroy: run.destroy };
+      }
+    },
+    stopLatency(): number[] {
+      const frames = harness?.stop() ?? [];
+      harness?.destroy();
+      harness = null;
+      return frames;
+    },
+    /** WebGL renderer string (SwiftShader or a real GPU). */
+    renderer(): string {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      if (!gl) return 'no WebGL2';
+      const info = gl.getExtension('WEBGL_debug_renderer_info');
+      return String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
     },
   };
 }

@@ -25,8 +25,10 @@ export interface BenchPageOptions {
   outDir?: string;
   /** Folder holding the page.html to build (default: bench/timing). */
   root?: string;
-  /** Extra Chromium flags (the SwiftShader flags are always there). */
+  /** Extra Chromium flags. */
   extraArgs?: string[];
+  /** Graphics flags; default SwiftShader WebGL2 (`--use-angle=swiftshader --enable-unsafe-swiftshader`). Never --disable-gpu. */
+  graphicsArgs?: string[];
 }
 
 export async function openBenchPage(options: BenchPageOptions = {}): Promise<BenchPage> {
@@ -45,7 +47,7 @@ export async function openBenchPage(options: BenchPageOptions = {}): Promise<Ben
   if (!base) throw new Error('vite preview has no URL');
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', ...(options.extraArgs ?? [])],
+    args: [...(options.graphicsArgs ?? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader']), '--no-sandbox', ...(options.extraArgs ?? [])],
   });
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 800, height: 450 } });
   // tsx-compiled functions passed to page.evaluate reference __name (FIELD-NOTES).

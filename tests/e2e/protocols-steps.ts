@@ -1,5 +1,5 @@
 /**
- * Steps shared by the protocol journeys (protocols-*.spec.ts): the instruction screen with its image, waiting for
+ * Steps shared by the protocol journeys (protocols-*.spec.ts; pvidScreens.spec.ts uses the pixel probe): the instruction screen with its image, waiting for
  * a trial, reading the timing records stored with a rating, and checking with pixel probes that the stage drew
  * each media where the plan put it. The journey itself (eligibility, welcome) is participantSteps.ts.
  */

@@ -24,6 +24,14 @@ const PLANS: VotePlan[] = [
   { replays: 0, choice: 'first', modifyFirst: true },
 ];
 
+/** Start the test at `link`, answer every stimulus as PLANS says (image labels), and wait for the code. */
+async function completeTest(page: Page, link: string) {
+  const playlist = await startTest(page, link);
+  for (const [i, plan] of PLANS.entries()) await vote(page, i, PLANS.length, plan, IMAGE_LABELS);
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  return playlist;
+}
+
 /** Media requests made after `since` is set: none may happen once the test has started. */
 function watchMediaRequests(page: Page) {
   const state = { testStarted: false, duringTest: [] as string[] };
@@ -97,9 +105,7 @@ for (const c of CASES) {
 
 test('a repeat MTurk worker (same workerId) gets the already-completed screen and no new session', async ({ page, browser, participant, glimpse }) => {
   const mturk = { platform: 'mturk', workerId: `W${participant.pid}`, assignmentId: 'A1', hitId: 'H1', turkSubmitTo: 'https://workersandbox.mturk.com' };
-  await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison, mturk));
-  for (const [i, plan] of PLANS.entries()) await vote(page, i, PLANS.length, plan, IMAGE_LABELS);
-  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  await completeTest(page, participant.linkTo(E2E_JOBS.pair_comparison, mturk));
   const sessions = () => glimpse.db.selectFrom('session_identities').selectAll().where('worker_id', '=', mturk.workerId).execute();
   expect(await sessions()).toHaveLength(1);
 
@@ -110,6 +116,45 @@ test('a repeat MTurk worker (same workerId) gets the already-completed screen an
   await expect(again.getByText('Please return this HIT.', { exact: false })).toBeVisible();
   expect(await sessions()).toHaveLength(1);
   await otherBrowser.close();
+});
+
+test('an accepted MTurk assignment ends with a Submit HIT form that posts the assignment and the code to MTurk', async ({ page, glimpse, participant }) => {
+  const assignmentId = `A${participant.pid}`;
+  const mturk = { platform: 'mturk', workerId: `W${participant.pid}`, assignmentId, hitId: 'H1', turkSubmitTo: 'https://workersandbox.mturk.com' };
+  // Nothing leaves the machine: MTurk's endpoint is answered here, and what the browser posted is kept.
+  const posted: Array<{ url: string; method: string; contentType: string; body: string }> = [];
+  await page.route('https://workersandbox.mturk.com/**', async (route) => {
+    const request = route.request();
+    posted.push({ url: request.url(), method: request.method(), contentType: request.headers()['content-type'] ?? '', body: request.postData() ?? '' });
+    await route.fulfill({ contentType: 'text/html', body: '<p>HIT received</p>' });
+  });
+  const playlist = await completeTest(page, participant.linkTo(E2E_JOBS.pair_comparison, mturk));
+  const stored = await glimpse.db.selectFrom('sessions').select('verification_code').where('id', '=', playlist.session_id!).executeTakeFirstOrThrow();
+  await expect(page.locator('#verification-code')).toHaveText(stored.verification_code!);
+
+  const form = page.locator('form#mturk-submit');
+  await expect(form).toHaveAttribute('method', 'POST');
+  await expect(form).toHaveAttribute('action', 'https://workersandbox.mturk.com/mturk/externalSubmit');
+  await expect(form.locator('input[type="hidden"][name="assignmentId"]')).toHaveValue(assignmentId);
+  await expect(form.locator('input[type="hidden"][name="verification_code"]')).toHaveValue(stored.verification_code!);
+  await expect(page.getByText('To finish, submit the HIT: your verification code is sent to MTurk with it.')).toBeVisible();
+  await page.getByRole('button', { name: 'Submit HIT' }).click();
+
+  await expect(page.getByText('HIT received')).toBeVisible();
+  expect(posted).toHaveLength(1);
+  expect(posted[0]).toMatchObject({ url: 'https://workersandbox.mturk.com/mturk/externalSubmit', method: 'POST', contentType: 'application/x-www-form-urlencoded' });
+  expect([...new URLSearchParams(posted[0]!.body)]).toEqual([
+    ['assignmentId', assignmentId],
+    ['verification_code', stored.verification_code!],
+  ]);
+});
+
+test('an MTurk link whose turkSubmitTo is not MTurk gets the code but no Submit HIT form', async ({ page, participant }) => {
+  const mturk = { platform: 'mturk', workerId: `W${participant.pid}`, assignmentId: `A${participant.pid}`, hitId: 'H1', turkSubmitTo: 'https://www.mturk.com.evil.example' };
+  await completeTest(page, participant.linkTo(E2E_JOBS.pair_comparison, mturk));
+  await expect(page.locator('#verification-code')).toHaveText(/^\S+$/);
+  await expect(page.locator('form#mturk-submit')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Submit HIT' })).toHaveCount(0);
 });
 
 test('a rating whose answer is lost on the way back is retried with the same key and stored once', async ({ page, glimpse, participant }) => {
@@ -126,9 +171,7 @@ test('a rating whose answer is lost on the way back is retried with the same key
       await route.continue();
     }
   });
-  const playlist = await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
-  for (const [i, plan] of PLANS.entries()) await vote(page, i, PLANS.length, plan, IMAGE_LABELS);
-  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  const playlist = await completeTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
 
   expect(calls).toBe(3);
   expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -178,9 +221,8 @@ test('the session logs are sent with a beacon when the page is closed before the
 
 test('the end screen copies the code, says when it cannot, and links back to Prolific only when configured', async ({ page, context, participant }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
-  for (const [i, plan] of PLANS.entries()) await vote(page, i, PLANS.length, plan, IMAGE_LABELS);
-  const code = (await page.locator('#verification-code').textContent({ timeout: 30_000 }))!;
+  await completeTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
+  const code = (await page.locator('#verification-code').textContent())!;
   await page.getByRole('button', { name: 'Copy code' }).click();
   await expect(page.getByText('Code copied')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
@@ -205,9 +247,7 @@ test('a media that fails to download is only logged: the test goes on and the ra
       await route.continue();
     }
   });
-  const playlist = await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
-  for (const [i, plan] of PLANS.entries()) await vote(page, i, PLANS.length, plan, IMAGE_LABELS);
-  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  const playlist = await completeTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
   const broken = playlist.stimulis.findIndex((s) => s.sourceA === failed || s.sourceB === failed);
   expect(broken).toBeGreaterThanOrEqual(0);
   const ratings = await ratingsOf(glimpse, playlist.session_id!);

@@ -78,6 +78,7 @@ describeEachDialect('GET /resmedias/{jobId}/{path}', (dialect) => {
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
     expect(res.headers.etag).toBeTruthy();
     expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
     const head = await ctx().app.inject({ method: 'HEAD', url: '/resmedias/fixture-pair/red.png' });
     expect(head.statusCode).toBe(200);
     expect(Number(head.headers['content-length'])).toBe(bytes.length);

@@ -4,6 +4,7 @@ import { ajvErrorDetails, HttpError } from '../errors.js';
 const MAX_DETAILS = 50;
 const CODE_OF_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   413: 'PAYLOAD_TOO_LARGE',

@@ -24,7 +24,7 @@ export async function registerWebApp(app: FastifyInstance, opts: { webDir: strin
     setHeaders: (res, filePath) => {
       // sendFile() of the media route passes through here too; only web files are handled.
       if (!filePath.startsWith(opts.webDir + sep)) return;
-      res.setHeader('cache-control', filePath.startsWith(join(opts.webDir, 'assets')) ? IMMUTABLE : 'no-cache');
+      res.setHeader('cache-control', filePath.startsWith(join(opts.webDir, 'assets') + sep) ? IMMUTABLE : 'no-cache');
     },
   });
 

@@ -1,7 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { findSessionById, tokenMatches } from './sessions.js';
-import { nowIso, type Db, type Storage } from './types.js';
+import { nowIso, type Db, type DialectName, type Storage } from './types.js';
 
 /** 201 for a new row, 200 when the post replays one already stored (same key, same content). */
 export interface AnswerOutcome {
@@ -27,14 +27,6 @@ export function dedupeKey(idempotencyKey: string | undefined, natural: string): 
   return idempotencyKey ? `k:${idempotencyKey}` : `n:${natural}`;
 }
 
-// Typed parameters: in INSERT ... SELECT, PostgreSQL would read an untyped parameter as text.
-const asInt = (v: number) => sql<number>`cast(${v} as integer)`;
-const asDouble = (v: number) => sql<number>`cast(${v} as double precision)`;
-const asText = (v: string | null) => sql<string>`cast(${v} as text)`;
-
-/** The answer columns of each table, as typed SQL values (the session and stimulus ids come from the join). */
-type AnswerColumns = Record<string, RawBuilder<unknown>>;
-
 export interface RatingInput {
   value: number;
   nbReplay: number;
@@ -46,8 +38,18 @@ export interface ScreeningInput {
   mouseLogs: string;
 }
 
-const ratingColumns = (r: RatingInput): AnswerColumns => ({ value: asDouble(r.value), nb_replay: asInt(r.nbReplay), logs: asText(r.logs) });
-const screeningColumns = (s: ScreeningInput): AnswerColumns => ({ screening_no: asInt(s.screeningNo), mouse_logs: asText(s.mouseLogs) });
+/** The answer's own columns with their SQL types (PostgreSQL reads an untyped INSERT ... SELECT parameter as text). */
+type AnswerColumns = Array<[column: string, type: 'integer' | 'double precision' | 'text', value: unknown]>;
+
+const ratingColumns = (r: RatingInput): AnswerColumns => [
+  ['value', 'double precision', r.value],
+  ['nb_replay', 'integer', r.nbReplay],
+  ['logs', 'text', r.logs],
+];
+const screeningColumns = (s: ScreeningInput): AnswerColumns => [
+  ['screening_no', 'integer', s.screeningNo],
+  ['mouse_logs', 'text', s.mouseLogs],
+];
 
 export const storeRating = (storage: Storage, target: AnswerTarget, rating: RatingInput) =>
   storeAnswer(storage, 'ratings', target, ratingColumns(rating), (row) => row.value === rating.value && row.nb_replay === rating.nbReplay && row.logs === rating.logs);
@@ -72,7 +74,7 @@ async function storeAnswer(
     status,
     body: { id, stimuli_id: target.stimulusId, session_id: target.sessionId },
   });
-  const inserted = await storage.write((trx) => insertIfAllowed(trx, table, target, columns), { singleStatement: true });
+  const inserted = await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
   if (inserted) return answer(201, inserted.id);
 
   const session = await findSessionById(storage.db, target.sessionId);
@@ -102,18 +104,33 @@ async function storeAnswer(
 }
 
 /**
- * The hot path of every rating, written with Kysely's sql tag rather than the query builder: the builder's
- * per-call AST work was a fifth of the server's CPU per rating in bench/api. Portable SQL (SQLite >= 3.35 and
- * PostgreSQL): INSERT ... SELECT ... ON CONFLICT DO NOTHING RETURNING.
+ * The hot path of every rating. Its SQL text depends only on the dialect and the table, so it is compiled by
+ * Kysely once and then executed with fresh parameters: building and compiling the query on every call was most
+ * of the server's CPU per rating in bench/api. Portable SQL (SQLite >= 3.35 and PostgreSQL):
+ * INSERT ... SELECT ... ON CONFLICT DO NOTHING RETURNING.
  */
-async function insertIfAllowed(trx: Db, table: 'ratings' | 'screenings', target: AnswerTarget, columns: AnswerColumns) {
-  const names = Object.keys(columns);
-  const { rows } = await sql<{ id: number }>`
-    insert into ${sql.table(table)} (session_id, stimulus_id, dedupe_key, created_at, ${sql.join(names.map((n) => sql.ref(n)))})
-    select s.id, st.id, ${asText(target.dedupeKey)}, ${asText(nowIso())}, ${sql.join(names.map((n) => columns[n]))}
-    from sessions s join stimuli st on st.playlist_id = s.playlist_id
-    where s.id = ${target.sessionId} and s.token = ${target.token} and s.completed_at is null and st.id = ${target.stimulusId}
-    on conflict (session_id, dedupe_key) do nothing
-    returning id`.execute(trx);
+const compiledInserts = new Map<string, string>();
+
+async function insertIfAllowed(trx: Db, dialect: DialectName, table: 'ratings' | 'screenings', target: AnswerTarget, columns: AnswerColumns) {
+  // Parameters in the order the statement uses them.
+  const parameters = [target.dedupeKey, nowIso(), ...columns.map(([, , value]) => value), target.sessionId, target.token, target.stimulusId];
+  const cacheKey = `${dialect}:${table}`;
+  let text = compiledInserts.get(cacheKey);
+  if (text === undefined) {
+    const [dedupe, createdAt, ...rest] = parameters.map((value) => sql.val(value));
+    const values = rest.slice(0, columns.length);
+    const [sessionId, token, stimulusId] = rest.slice(columns.length);
+    const cast = (value: RawBuilder<unknown>, type: string) => sql`cast(${value} as ${sql.raw(type)})`;
+    const compiled = sql`
+      insert into ${sql.table(table)} (session_id, stimulus_id, dedupe_key, created_at, ${sql.join(columns.map(([name]) => sql.ref(name)))})
+      select s.id, st.id, ${cast(dedupe, 'text')}, ${cast(createdAt, 'text')}, ${sql.join(columns.map(([, type], i) => cast(values[i], type)))}
+      from sessions s join stimuli st on st.playlist_id = s.playlist_id
+      where s.id = ${sessionId} and s.token = ${token} and s.completed_at is null and st.id = ${stimulusId}
+      on conflict (session_id, dedupe_key) do nothing
+      returning id`.compile(trx);
+    text = compiled.sql;
+    compiledInserts.set(cacheKey, text);
+  }
+  const { rows } = await trx.executeQuery<{ id: number }>(CompiledQuery.raw(text, parameters));
   return rows[0];
 }

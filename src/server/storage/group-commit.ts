@@ -1,5 +1,13 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db } from './types.js';
+
+// Compiled once: these run for every batch and every multi-statement write.
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+const SAVEPOINT = CompiledQuery.raw('savepoint w');
+const RELEASE = CompiledQuery.raw('release w');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to w');
 
 interface PendingWrite {
   work: (trx: Db) => Promise<unknown>;
@@ -42,26 +50,26 @@ export class GroupCommit {
       await this.db.connection().execute(async (conn) => {
         // IMMEDIATE takes the write lock up front, so a write never fails half-way on a lock upgrade
         // when another process (the CLI) writes too; busy_timeout makes it wait instead.
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN_IMMEDIATE);
         try {
           for (const item of batch) {
             if (item.singleStatement) {
               outcomes.push(await item.work(conn).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })));
               continue;
             }
-            await sql`savepoint w`.execute(conn);
+            await conn.executeQuery(SAVEPOINT);
             try {
               outcomes.push({ ok: true, value: await item.work(conn) });
-              await sql`release w`.execute(conn);
+              await conn.executeQuery(RELEASE);
             } catch (error) {
-              await sql`rollback to w`.execute(conn);
-              await sql`release w`.execute(conn);
+              await conn.executeQuery(ROLLBACK_TO);
+              await conn.executeQuery(RELEASE);
               outcomes.push({ ok: false, error });
             }
           }
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
         } catch (error) {
-          await sql`rollback`.execute(conn).catch(() => undefined);
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw error;
         }
       });

@@ -148,6 +148,7 @@ export interface Storage {
    * together share one commit (group commit); each still runs in its own savepoint, so one failing write
    * does not undo the others. `singleStatement`: the work makes at most one change, which is atomic by itself,
    * so no savepoint (SQLite) nor explicit transaction (PostgreSQL autocommit) is needed: the hot path of ratings.
+   * `work` must use only `trx` (on SQLite, `db` waits for the connection that the batch holds).
    */
   write<T>(work: (trx: Db) => Promise<T>, opts?: WriteOptions): Promise<T>;
   /** Locks a job row until the write transaction ends (PostgreSQL); SQLite writes are already serialized. */

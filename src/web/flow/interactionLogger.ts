@@ -108,25 +108,22 @@ export class InteractionLogger {
       resizeTimer = setTimeout(() => this.logWindowSize(win), 250);
     };
     const opts = { passive: true, capture: true } as const;
-    win.addEventListener('mousemove', onMove, opts);
-    win.addEventListener('click', onClick, opts);
-    win.addEventListener('scroll', onScroll, opts);
-    win.addEventListener('keydown', onKey, opts);
-    win.addEventListener('focus', onFocus);
-    win.addEventListener('blur', onBlur);
-    win.addEventListener('resize', onResize);
-    win.document.addEventListener('fullscreenchange', onResize);
+    // One table for attaching and detaching, so every listener added is removed with the same options.
+    const listeners: Array<[EventTarget, string, (event: never) => void, AddEventListenerOptions?]> = [
+      [win, 'mousemove', onMove, opts],
+      [win, 'click', onClick, opts],
+      [win, 'scroll', onScroll, opts],
+      [win, 'keydown', onKey, opts],
+      [win, 'focus', onFocus],
+      [win, 'blur', onBlur],
+      [win, 'resize', onResize],
+      [win.document, 'fullscreenchange', onResize],
+    ];
+    for (const [target, type, listener, options] of listeners) target.addEventListener(type, listener as EventListener, options);
     this.logWindowSize(win);
     this.detach = () => {
       clearTimeout(resizeTimer);
-      win.removeEventListener('mousemove', onMove, opts);
-      win.removeEventListener('click', onClick, opts);
-      win.removeEventListener('scroll', onScroll, opts);
-      win.removeEventListener('keydown', onKey, opts);
-      win.removeEventListener('focus', onFocus);
-      win.removeEventListener('blur', onBlur);
-      win.removeEventListener('resize', onResize);
-      win.document.removeEventListener('fullscreenchange', onResize);
+      for (const [target, type, listener, options] of listeners) target.removeEventListener(type, listener as EventListener, options);
       this.detach = null;
     };
     return this.detach;

@@ -100,6 +100,8 @@ export const en = {
   copyFailed: 'unable to copy text',
   resultLeaveFullscreen: 'You can now leave the fullscreen mode (press Esc).',
   prolificCompletion: 'Click here to complete your submission on Prolific',
+  mturkSubmitNote: 'To finish, submit the HIT: your verification code is sent to MTurk with it.',
+  mturkSubmitHit: 'Submit HIT',
   // --- failure screens (SPEC §8: lab wording in fr.ts; mturk and other platforms here) ---
   failServerOther: 'An error occured while connecting to the server... Please try again later.',
   failServerMturk: 'An error occured while connecting to the server... Please return this HIT.',

@@ -99,6 +99,8 @@ export const fr: Strings = {
   copyFailed: 'impossible de copier le texte',
   resultLeaveFullscreen: 'Vous pouvez maintenant quitter le plein écran (touche Échap).',
   prolificCompletion: 'Cliquez ici pour valider votre participation sur Prolific',
+  mturkSubmitNote: 'Pour terminer, soumettez le HIT : votre code de vérification est envoyé à MTurk avec lui.',
+  mturkSubmitHit: 'Soumettre le HIT',
   // --- failure screens (SPEC §8: lab wording; the mturk keys exist only to keep one key set) ---
   failServerOther: "Une erreur est survenue lors de la connexion au serveur... Veuillez réessayer plus tard.",
   failServerMturk: "Une erreur est survenue lors de la connexion au serveur... Veuillez réessayer plus tard.",

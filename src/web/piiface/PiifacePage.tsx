@@ -1,12 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { parseQuery } from '../flow/query.js';
-import { loadJob } from '../flow/session.js';
 import { createGlimpseStore } from '../flow/store.js';
 import { StoreProvider, useGlimpse } from '../flow/StoreContext.js';
 import { FullscreenDialog, wantsFullscreenDialog } from '../screens/FullscreenDialog.js';
-import { PhaseView, preloadJourneyScreens } from '../test-page/PhaseView.js';
+import { PhaseView } from '../test-page/PhaseView.js';
 import { StageHost, useStageLifecycle } from '../test-page/StageHost.js';
+import { useJourneyStart } from '../test-page/useJourneyStart.js';
 import '../test-page/testPage.css';
 import { PiifaceTest } from './PiifaceTest.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -23,16 +23,7 @@ export default function PiifacePage() {
   const { id = '' } = useParams();
   const [store] = useState(() => createGlimpseStore({ jobId: id, protocol: 'piiface', query: parseQuery(window.location.search) }));
 
-  useEffect(() => {
-    preloadJourneyScreens();
-    const stopLogger = store.logger.start(window);
-    const detachSender = store.logsSender.attach(window);
-    void loadJob(store);
-    return () => {
-      detachSender();
-      stopLogger();
-    };
-  }, [store]);
+  useJourneyStart(store);
 
   return (
     <StoreProvider store={store}>

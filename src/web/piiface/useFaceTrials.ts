@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PiifacePlaylistStimulus } from '../../contract/playlist.js';
-import { postRating } from '../flow/api.js';
 import { windowSizeLog } from '../flow/sizeLog.js';
 import type { GlimpseStore } from '../flow/store.js';
-import { newUuid } from '../flow/uuid.js';
+import { ratingSender } from '../flow/ratingSender.js';
 import type { Rect, StageController } from '../stage/types.js';
 import { isComplete, piifaceValue, type PiifaceAnswer } from './answers.js';
 import { faceRect } from './layout.js';
@@ -61,7 +60,8 @@ export function useFaceTrials({ store, stimuli, training, controller, onDone }: 
   const [status, setStatus] = useState<FaceStatus>('preparing');
   const [rect, setRect] = useState<Rect | null>(null);
   const [imageFailed, setImageFailed] = useState(false);
-  const keys = useRef(new Map<number, string>());
+  // One sender per page: it keeps each stimulus's Idempotency-Key.
+  const [sendRating] = useState(() => ratingSender(store));
   // The stage plays one presentation at a time: the next face waits until the previous play has ended.
   const playing = useRef<Promise<unknown>>(Promise.resolve());
   const resizes = useResizeCount();
@@ -114,37 +114,16 @@ export function useFaceTrials({ store, stimuli, training, controller, onDone }: 
       // SPEC §4: a training image advances with no answer needed and none sent.
       if (training) return advance();
       if (!isComplete(answer)) return;
-      const { playlist } = store.getState();
-      if (!playlist?.session_id || !playlist.sessionToken) {
-        console.log('rating not sent: no session (MTurk preview?)');
-        return;
-      }
-      const key = keys.current.get(stimulus.stimuli_id) ?? newUuid();
-      keys.current.set(stimulus.stimuli_id, key);
-      setStatus('saving');
-      postRating(
-        {
-          stimuli_id: stimulus.stimuli_id,
-          session_id: playlist.session_id,
-          session_token: playlist.sessionToken,
-          value: piifaceValue(answer.emotion, answer.confidence),
-          nbReplay: 0,
-          logs: windowSizeLog(window, imageFailed ? { media: 'missing' } : undefined),
-        },
-        key,
-      ).then(
-        (ack) => {
-          console.log('rating stored', ack);
-          advance();
-        },
-        (error) => {
-          // SPEC §7: only logged; the image stays and the answer can be sent again.
-          console.log('rating post failed', error);
-          setStatus('showing');
-        },
-      );
+      const rating = {
+        stimulusId: stimulus.stimuli_id,
+        value: piifaceValue(answer.emotion, answer.confidence),
+        nbReplay: 0,
+        logs: windowSizeLog(window, imageFailed ? { media: 'missing' } : undefined),
+      };
+      // SPEC §7: a failed post is only logged; the image stays and the answer can be sent again.
+      if (sendRating(rating, { stored: advance, failed: () => setStatus('showing') })) setStatus('saving');
     },
-    [stimulus, status, training, store, imageFailed, advance],
+    [stimulus, status, training, sendRating, imageFailed, advance],
   );
 
   return { index, status, stimulus, rect, imageFailed, next };

@@ -1,18 +1,22 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { waitForVerificationCode } from '../flow/api.js';
 import { useGlimpse } from '../flow/StoreContext.js';
 import { copyText } from './copyText.js';
+import { mturkSubmission } from './mturkSubmit.js';
 import { useStrings } from './useStrings.js';
 
 /**
  * SPEC §2 screen 12. The code is asked for only now and shown only when the server gives it, which it does once
- * every rating is stored (409 INCOMPLETE before: the screen says it is saving and asks again).
+ * every rating is stored (409 INCOMPLETE before: the screen says it is saving and asks again). With the code, a
+ * Prolific job's completion link, or for an accepted MTurk assignment the 'Submit HIT' form.
  */
 export function EndScreen() {
   const t = useStrings();
   const token = useGlimpse((s) => s.playlist?.sessionToken ?? null);
   const platform = useGlimpse((s) => s.query.platform);
   const completionUrl = useGlimpse((s) => s.job?.completionUrl);
+  const query = useGlimpse((s) => s.query);
+  const mturk = useMemo(() => mturkSubmission(query), [query]);
   // undefined: still waiting; null: the server has no code for this session (only logged).
   const [code, setCode] = useState<string | null | undefined>(undefined);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -53,6 +57,19 @@ export function EndScreen() {
                 {t.prolificCompletion}
               </a>
             </p>
+          )}
+          {mturk && (
+            // A real form POST (FIELD-NOTES: MTurk's externalSubmit), to a checked MTurk origin only (mturkSubmit.ts).
+            <form id="mturk-submit" method="POST" action={mturk.action}>
+              <p>{t.mturkSubmitNote}</p>
+              <input type="hidden" name="assignmentId" value={mturk.assignmentId} />
+              <input type="hidden" name="verification_code" value={code} />
+              <div className="actions" style={{ justifyContent: 'center' }}>
+                <button id="mturk-submit-hit" type="submit">
+                  {t.mturkSubmitHit}
+                </button>
+              </div>
+            </form>
           )}
         </>
       )}

@@ -1,16 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import type { RatingProtocol } from '../../contract/protocols.js';
 import { parseQuery } from '../flow/query.js';
-import { loadJob } from '../flow/session.js';
 import { createGlimpseStore } from '../flow/store.js';
 import { StoreProvider, useGlimpse } from '../flow/StoreContext.js';
 import { moduleOf } from '../protocols/registry.js';
 import { FullscreenDialog, wantsFullscreenDialog } from '../screens/FullscreenDialog.js';
 import { OrientationDialog } from '../screens/OrientationDialog.js';
 import { QUESTION_BAND_PX, questionAlongTest } from './layout.js';
-import { PhaseView, preloadJourneyScreens } from './PhaseView.js';
+import { PhaseView } from './PhaseView.js';
 import { StageHost, useStageLifecycle } from './StageHost.js';
+import { useJourneyStart } from './useJourneyStart.js';
 import './testPage.css';
 
 /** The generic test page (SPEC §2): one component for the seven rating protocols, told which one by its route. */
@@ -18,17 +18,7 @@ export default function GenericTestPage({ protocol }: { protocol: RatingProtocol
   const { id = '' } = useParams();
   const [store] = useState(() => createGlimpseStore({ jobId: id, protocol, query: parseQuery(window.location.search) }));
 
-  useEffect(() => {
-    preloadJourneyScreens();
-    const stopLogger = store.logger.start(window);
-    const detachSender = store.logsSender.attach(window);
-    if (moduleOf(protocol)) void loadJob(store);
-    else store.getState().dispatch({ type: 'CONFIG_INCOMPATIBLE' });
-    return () => {
-      detachSender();
-      stopLogger();
-    };
-  }, [store, protocol]);
+  useJourneyStart(store, moduleOf(protocol) !== null);
 
   return (
     <StoreProvider store={store}>

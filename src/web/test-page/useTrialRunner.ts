@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
-import { postRating } from '../flow/api.js';
 import { mediaType } from '../flow/mediaLoader.js';
 import type { GlimpseStore } from '../flow/store.js';
-import { newUuid } from '../flow/uuid.js';
+import { ratingSender } from '../flow/ratingSender.js';
 import { windowSizes } from '../flow/windowInfo.js';
 import type { AnyProtocolModule } from '../protocols/types.js';
 import { isStageMediaError } from '../stage/errors.js';
@@ -56,7 +55,8 @@ const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaErr
 export function useTrialRunner({ store, module, params, stimuli, training, controller, onDone }: RunnerInput): TrialRunner {
   const [state, setState] = useState<TrialState>(FIRST);
   const records = useRef<PresentationRecord[][]>([]);
-  const keys = useRef(new Map<number, string>());
+  // One sender per page: it keeps each stimulus's Idempotency-Key.
+  const [sendRating] = useState(() => ratingSender(store));
   /** Why the current stimulus could not be shown, for the rating's logs. */
   const failure = useRef<string | null>(null);
   const stimulus = stimuli[state.index];
@@ -108,13 +108,6 @@ export function useTrialRunner({ store, module, params, stimuli, training, contr
       if (!stimulus || state.status !== 'responding') return;
       // Training answers are not stored (SPEC §4: training sends no data).
       if (training) return advance();
-      const { playlist } = store.getState();
-      if (!playlist?.session_id || !playlist.sessionToken) {
-        console.log('rating not sent: no session (MTurk preview?)');
-        return;
-      }
-      const key = keys.current.get(stimulus.stimuliId) ?? newUuid();
-      keys.current.set(stimulus.stimuliId, key);
       const logs = ratingLogsText({
         v: 1,
         presentations: records.current,
@@ -123,30 +116,12 @@ export function useTrialRunner({ store, module, params, stimuli, training, contr
         window: windowSizes(),
         ...(failure.current ? { mediaError: failure.current } : {}),
       });
-      setState((s) => ({ ...s, status: 'saving' }));
-      postRating(
-        {
-          stimuli_id: stimulus.stimuliId,
-          session_id: playlist.session_id,
-          session_token: playlist.sessionToken,
-          value: module.value(value, stimulus),
-          nbReplay: state.nbReplay,
-          logs,
-        },
-        key,
-      ).then(
-        (ack) => {
-          console.log('rating stored', ack);
-          advance();
-        },
-        (error) => {
-          // SPEC §4 step 6: only logged; the test stays on this stimulus and the answer can be submitted again.
-          console.log('rating post failed', error);
-          setState((s) => ({ ...s, status: 'responding' }));
-        },
-      );
+      const rating = { stimulusId: stimulus.stimuliId, value: module.value(value, stimulus), nbReplay: state.nbReplay, logs };
+      // SPEC §4 step 6: a failed post is only logged; the test stays on this stimulus and the answer can be submitted again.
+      const failed = () => setState((s) => ({ ...s, status: 'responding' }));
+      if (sendRating(rating, { stored: advance, failed })) setState((s) => ({ ...s, status: 'saving' }));
     },
-    [stimulus, state.status, state.nbReplay, training, store, controller, module, advance],
+    [stimulus, state.status, state.nbReplay, training, sendRating, controller, module, advance],
   );
 
   const replay = useCallback(() => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Strings } from '../../i18n/en.js';
-import { submitAnswer } from '../pair/PairResponse.js';
 import type { PairAnswer } from '../pair/plan.js';
+import { submitAnswer } from '../submitAnswer.js';
 import type { ResponseViewProps } from '../types.js';
 
 /** Labels of a two-option vote dialog (SPEC §2 "Rating dialogs"): the first/left/top option, the other, replay. */
@@ -16,21 +16,17 @@ export interface ChoiceParams {
   labels: ChoiceLabels | null;
 }
 
+type DialogProps = Pick<ResponseViewProps<unknown, PairAnswer>, 'strings' | 'busy' | 'onAnswer' | 'onReplay'> & {
+  labels: ChoiceLabels;
+};
+
 /**
- * Two-option vote dialog for MLDS and triplets: pick one side (or replay), then Submit or Modify. The answer is
- * positional like a pair's (optionimageA = first/left/top, SPEC §3 client state). A categoryTest without labels
- * shows 'Error of category modal' (SPEC §2).
+ * The two-option vote dialog shared by pairs, MLDS and triplets (SPEC §4 steps 2-5): pick one side (or replay),
+ * then Submit or Modify. The answer is positional (optionimageA = first/left/top, SPEC §3 client state). The page
+ * remounts it for every stimulus and after every replay, which clears the answer.
  */
-export function ChoiceResponse({ params, strings, busy, onAnswer, onReplay }: ResponseViewProps<ChoiceParams, PairAnswer>) {
+export function ChoiceDialog({ labels, strings, busy, onAnswer, onReplay }: DialogProps) {
   const [answer, setAnswer] = useState<PairAnswer | null>(null);
-  const { labels } = params;
-  if (!labels) {
-    return (
-      <p className="error-text" id="category-error-modal">
-        {strings.categoryErrorModal}
-      </p>
-    );
-  }
   if (answer === null) {
     return (
       <div className="vote-buttons">
@@ -59,4 +55,19 @@ export function ChoiceResponse({ params, strings, busy, onAnswer, onReplay }: Re
       </div>
     </div>
   );
+}
+
+/**
+ * The response view of MLDS and triplets: the two-option dialog with the labels of the job's categoryTest. A
+ * categoryTest without labels shows 'Error of category modal' (SPEC §2).
+ */
+export function ChoiceResponse({ params, strings, busy, onAnswer, onReplay }: ResponseViewProps<ChoiceParams, PairAnswer>) {
+  if (!params.labels) {
+    return (
+      <p className="error-text" id="category-error-modal">
+        {strings.categoryErrorModal}
+      </p>
+    );
+  }
+  return <ChoiceDialog labels={params.labels} strings={strings} busy={busy} onAnswer={onAnswer} onReplay={onReplay} />;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Strings } from '../../i18n/en.js';
 import { fill } from '../../i18n/format.js';
-import { submitAnswer } from '../pair/PairResponse.js';
+import { submitAnswer } from '../submitAnswer.js';
 import type { ResponseViewProps } from '../types.js';
 import { AUTO_SUBMIT_MS, levelGroups, levelOf, type Level, type LevelScale } from './levels.js';
 import { useAutoSubmit } from './useAutoSubmit.js';

@@ -11,4 +11,5 @@ export const pairComparison: ProtocolModule<PairParams, PairAnswer> = {
   plan: planPair,
   ResponseView: PairResponse,
   value: (answer) => pairValue(answer),
+  instructionImage: '/instructions/pair.svg',
 };

@@ -1,7 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PlaylistStimulus } from '../../../contract/playlist.js';
 import type { PlanContext } from '../types.js';
-import { submitAnswer } from './PairResponse.js';
 import { pairLabels, pairMedia, pairValue, planPair, type PairParams } from './plan.js';
 
 const stim = (patch: Partial<PlaylistStimulus> = {}): PlaylistStimulus => ({
@@ -100,16 +99,5 @@ describe('pair values', () => {
   it('first/left is 0, last/right is 1', () => {
     expect(pairValue('optionimageA')).toBe(0);
     expect(pairValue('optionimageB')).toBe(1);
-  });
-
-  it('sends nothing without an answer and only logs the reminder', () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const send = vi.fn();
-    expect(submitAnswer(null, send)).toBe(false);
-    expect(send).not.toHaveBeenCalled();
-    expect(log).toHaveBeenCalledWith('Please select an answer first');
-    expect(submitAnswer('optionimageB', send)).toBe(true);
-    expect(send).toHaveBeenCalledWith('optionimageB');
-    log.mockRestore();
   });
 });

@@ -1,8 +1,8 @@
 import type { JobResponse } from '../../../contract/job.js';
 import type { PlaylistStimulus } from '../../../contract/playlist.js';
-import type { Strings } from '../../i18n/en.js';
 import { layoutOneAfterAnother, layoutQuadruplet, layoutSideBySide, type MediaBox } from '../../stage/layouts.js';
 import type { PresentationStep, StageItem } from '../../stage/types.js';
+import type { ChoiceLabels } from '../choice/ChoiceResponse.js';
 import type { PlanContext } from '../types.js';
 
 /** Pair comparison (SPEC §4 "Pair test, per stimulus", §9 timings). Pure functions only. */
@@ -91,14 +91,8 @@ export function pairValue(answer: PairAnswer): number {
   return answer === 'optionimageA' ? 0 : 1;
 }
 
-export interface PairLabels {
-  first: keyof Strings;
-  last: keyof Strings;
-  replay: keyof Strings;
-}
-
 /** Button labels of the vote dialog (SPEC §2 "Rating dialogs"). */
-export function pairLabels(stimulus: PlaylistStimulus, params: PairParams): PairLabels {
+export function pairLabels(stimulus: PlaylistStimulus, params: PairParams): ChoiceLabels {
   if (params.category === 3) {
     return isStacked(stimulus, params)
       ? { first: 'topPairOfVideos', last: 'bottomPairOfVideos', replay: 'replayVideos' }

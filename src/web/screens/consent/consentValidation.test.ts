@@ -2,7 +2,7 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { ConsentBody } from '../../../contract/payloads.js';
 import { LAB_CONTACT_EMAIL } from '../../docs/labContact.js';
-import { consentEmail, validateConsent, type ConsentField, type ConsentFormValues } from './consentValidation.js';
+import { consentEmail, EMPTY_CONSENT, validateConsent, type ConsentField, type ConsentFormValues } from './consentValidation.js';
 
 const TODAY = new Date(2025, 5, 14, 15, 30); // 14 June 2025, local time
 
@@ -70,21 +70,8 @@ describe('validateConsent', () => {
   });
 
   it('lists every missing item of an empty form', () => {
-    const empty: ConsentFormValues = {
-      ...complete,
-      infoSheetRead: false,
-      adultNoLegalProtection: false,
-      proposalReceived: false,
-      termsUnderstood: false,
-      participationChoice: null,
-      dataProcessingChoice: null,
-      paraphe: '',
-      gender: null,
-      name: '',
-      familyName: '',
-      birthCountry: '',
-      birthDay: '',
-    };
+    // The form's starting values: every item is missing.
+    const empty: ConsentFormValues = { ...EMPTY_CONSENT, emailAddress: complete.emailAddress };
     expect(invalidFields(empty)).toHaveLength(12);
   });
 

@@ -1,7 +1,8 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import type { Strings } from '../../i18n/index.js';
 import { ACUITY_CHART_FILE, isAcuityAnswerAccepted, readAcuityBypassHash } from './visualChecks.js';
 import { publicAsset } from './publicAsset.js';
+import { VisualAnswerForm } from './VisualAnswerForm.js';
 
 export interface AcuityTestProps {
   strings: Strings;
@@ -16,39 +17,24 @@ export function AcuityTest({ strings, bypassHash, onResult }: AcuityTestProps) {
   const [checking, setChecking] = useState(false);
   const hash = useMemo(() => (bypassHash === undefined ? readAcuityBypassHash() : bypassHash), [bypassHash]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (checking || answer.trim() === '') return;
+  const submit = async () => {
     setChecking(true);
     onResult(await isAcuityAnswerAccepted(answer, hash));
   };
 
   return (
-    <form className="visual-test" onSubmit={submit}>
-      <h1>{strings.visualAcuityTitle}</h1>
-      <p className="visual-instruction">{strings.visualAcuityInstruction}</p>
-      <img
-        className="visual-chart"
-        src={publicAsset(ACUITY_CHART_FILE)}
-        alt={strings.visualAcuityChartAlt}
-        width={280}
-        draggable={false}
-      />
-      <label className="visual-answer">
-        {strings.visualAcuityAnswerLabel}
-        <input
-          name="acuity-answer"
-          value={answer}
-          onChange={(e) => setAnswer(e.target.value)}
-          autoComplete="off"
-          autoCorrect="off"
-          spellCheck={false}
-          autoFocus
-        />
-      </label>
-      <button type="submit" disabled={checking || answer.trim() === ''}>
-        {strings.submit}
-      </button>
-    </form>
+    <VisualAnswerForm
+      title={strings.visualAcuityTitle}
+      instruction={strings.visualAcuityInstruction}
+      answerLabel={strings.visualAcuityAnswerLabel}
+      input={{ name: 'acuity-answer', autoCorrect: 'off', spellCheck: false }}
+      answer={answer}
+      onAnswerChange={setAnswer}
+      submitLabel={strings.submit}
+      checking={checking}
+      onSubmit={() => void submit()}
+    >
+      <img className="visual-chart" src={publicAsset(ACUITY_CHART_FILE)} alt={strings.visualAcuityChartAlt} width={280} draggable={false} />
+    </VisualAnswerForm>
   );
 }

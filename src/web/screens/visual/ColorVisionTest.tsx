@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { preload } from 'react-dom';
 import type { Strings } from '../../i18n/index.js';
 import { fill } from '../../i18n/format.js';
 import { COLOR_PLATE_NUMBERS, areColorAnswersCorrect, colorPlateFile } from './visualChecks.js';
 import { publicAsset } from './publicAsset.js';
+import { VisualAnswerForm } from './VisualAnswerForm.js';
 
 export interface ColorVisionTestProps {
   strings: Strings;
@@ -20,9 +21,7 @@ export function ColorVisionTest({ strings, onResult }: ColorVisionTestProps) {
   const index = answers.length;
   const count = COLOR_PLATE_NUMBERS.length;
 
-  const next = (event: FormEvent) => {
-    event.preventDefault();
-    if (answer.trim() === '' || index >= count) return;
+  const next = () => {
     const all = [...answers, answer];
     setAnswers(all);
     setAnswer('');
@@ -33,9 +32,16 @@ export function ColorVisionTest({ strings, onResult }: ColorVisionTestProps) {
   // Fetch the next plate while this one is read, so it appears at once.
   if (index + 1 < count) preload(publicAsset(colorPlateFile(index + 1)), { as: 'image' });
   return (
-    <form className="visual-test" onSubmit={next}>
-      <h1>{strings.visualColorTitle}</h1>
-      <p className="visual-instruction">{strings.visualColorInstruction}</p>
+    <VisualAnswerForm
+      title={strings.visualColorTitle}
+      instruction={strings.visualColorInstruction}
+      answerLabel={strings.visualColorAnswerLabel}
+      input={{ name: 'plate-answer', inputMode: 'numeric' }}
+      answer={answer}
+      onAnswerChange={setAnswer}
+      submitLabel={strings.next}
+      onSubmit={next}
+    >
       <p className="visual-progress">{fill(strings.visualColorProgress, { index: index + 1, count })}</p>
       <img
         key={index}
@@ -46,20 +52,6 @@ export function ColorVisionTest({ strings, onResult }: ColorVisionTestProps) {
         height={300}
         draggable={false}
       />
-      <label className="visual-answer">
-        {strings.visualColorAnswerLabel}
-        <input
-          name="plate-answer"
-          inputMode="numeric"
-          value={answer}
-          onChange={(e) => setAnswer(e.target.value)}
-          autoComplete="off"
-          autoFocus
-        />
-      </label>
-      <button type="submit" disabled={answer.trim() === ''}>
-        {strings.next}
-      </button>
-    </form>
+    </VisualAnswerForm>
   );
 }
