@@ -37,9 +37,10 @@ function host(id: string, width: number, height: number): HTMLElement {
   return el;
 }
 
-async function pixiApp(parent: HTMLElement, width: number, height: number): Promise<Application> {
+/** `preserveDrawingBuffer` as BubbleStage creates it for (a); Pixi's default (false) for (b). */
+async function pixiApp(parent: HTMLElement, width: number, height: number, preserveDrawingBuffer = false): Promise<Application> {
   const app = new Application();
-  await app.init({ preference: 'webgl', autoStart: false, sharedTicker: false, width, height, resolution: 1, antialias: false, background: '#808080', eventFeatures: NO_PIXI_EVENTS });
+  await app.init({ preference: 'webgl', autoStart: false, sharedTicker: false, width, height, resolution: 1, antialias: false, background: '#808080', eventFeatures: NO_PIXI_EVENTS, preserveDrawingBuffer });
   parent.append(app.canvas);
   return app;
 }
@@ -48,7 +49,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** (a): our engine on a manual clock, so one frame's work can be timed on its own. */
 async function ours(media: Map<string, LoadedMedia>, setup: Setup) {
   const parent = host('pixi', setup.width, setup.height);
-  const app = await pixiApp(parent, setup.width, setup.height);
+  const app = await pixiApp(parent, setup.width, setup.height, true);
   let pending: ((t: number) => void) | null = null;
   const scheduler: FrameScheduler = { request: (cb) => ((pending = cb), 1), cancel: () => void (pending = null) };
   let pointer: Point = { x: setup.width / 2, y: setup.height / 2 };

@@ -42,6 +42,7 @@ export class GroupCommit {
 
   private async flush(): Promise<void> {
     const batch = this.queue;
+    const g = ((globalThis as any).__gc ??= { flushes: 0, items: 0, commitMs: 0, flushMs: 0 }); g.flushes++; g.items += batch.length; const t0 = performance.now();
     this.queue = [];
     this.scheduled = false;
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
@@ -67,7 +68,7 @@ export class GroupCommit {
               outcomes.push({ ok: false, error });
             }
           }
-          await conn.executeQuery(COMMIT);
+          const tc = performance.now(); await conn.executeQuery(COMMIT); g.commitMs += performance.now() - tc;
         } catch (error) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw error;
@@ -77,6 +78,7 @@ export class GroupCommit {
       for (const item of batch) item.reject(error);
       return;
     }
+    g.flushMs += performance.now() - t0;
     batch.forEach((item, i) => {
       const outcome = outcomes[i];
       if (outcome.ok) item.resolve(outcome.value);

@@ -46,6 +46,7 @@ function openSqlite(url: string, synchronous: 'FULL' | 'NORMAL'): Storage {
   raw.pragma('foreign_keys = ON');
   // Another process (the CLI importing while the server runs) may hold the write lock briefly.
   raw.pragma('busy_timeout = 5000');
+  if (process.env.WAL_CP) raw.pragma('wal_autocheckpoint = ' + process.env.WAL_CP);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   const commits = new GroupCommit(db);
   return {

@@ -45,6 +45,8 @@ export default function BubbleStage({ media, background, pointer, onReady, class
         sharedTicker: false,
         background: latest.current.background,
         antialias: false,
+        // A window move redraws only the region it changed; the canvas keeps the rest between frames.
+        preserveDrawingBuffer: true,
         autoDensity: true,
         resolution: window.devicePixelRatio || 1,
         width: Math.max(1, host.clientWidth),

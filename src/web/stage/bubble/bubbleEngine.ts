@@ -5,7 +5,9 @@
  *   2. the StepSequencer says whether a step starts or ends in this frame (durations in frames, videos to the end);
  *   3. a video that presented a new frame since the last clock frame is blurred again (never a static image);
  *   4. the window moves to the pointer's latest sample (read now, so the frame draws the newest position);
- *   5. render only if something changed; on a step onset, a 1-pixel readPixels waits for the GPU (renderDoneMs).
+ *   5. render only what changed: everything after a new view, media frame or size; after a window move only the
+ *      union of the old and new window boxes (the canvas keeps the rest: preserveDrawingBuffer), so a frame costs
+ *      in proportion to the window, not to the media; on a step onset, a 1-pixel readPixels waits for the GPU.
  * Reuses the stage's FrameClock, MediaCache, StepSequencer and VideoRun.
  */
 import { Sprite, Texture } from 'pixi.js';
@@ -17,9 +19,11 @@ import type { FrameInfo, FrameScheduler } from '../frameClock';
 import { MediaCache } from '../mediaCache';
 import type { PreparedMedia } from '../mediaCache';
 import { StepSequencer } from '../stepSequencer';
-import type { MediaLookup, PresentationRecord } from '../types';
+import type { MediaLookup, PresentationRecord, Rect } from '../types';
 import { VideoRun } from '../videoRun';
 import { BlurCache } from './blurCache';
+import { windowDamage } from './damage';
+import type { Circle } from './damage';
 import type { BlurredMedia } from './blurCache';
 import { installBubbleDebugHook } from './debugHook';
 import type { DrawnWindow } from './debugHook';
@@ -76,6 +80,8 @@ export class BubbleEngine implements BubbleStageController {
   private warmingUp = false;
   private videoFrameCallback: number | null = null;
   private newVideoFrame = false;
+  /** The browser has no requestVideoFrameCallback: every clock frame of a playing video counts as new. */
+  private videoFramesUnknown = false;
   private drawn: DrawnWindow | null = null;
   private probes: PendingProbe[] = [];
   private lastRecords: PresentationRecord[] | null = null;
@@ -240,34 +246,47 @@ export class BubbleEngine implements BubbleStageController {
         }
       }
     }
-    if (this.newVideoFrame && this.shown?.media.video) {
+    const video = this.shown?.media.video;
+    if (video && (this.newVideoFrame || (this.videoFramesUnknown && run?.video))) {
       this.newVideoFrame = false;
-      this.blurs.refresh(this.shown.blurred);
+      this.blurs.refresh(this.shown!.blurred);
       this.dirty = true;
     }
-    const moved = this.followPointer(frame);
-    if (this.dirty || moved || onset || this.warmingUp || this.probes.length > 0 || run?.video) {
-      this.app.render();
+    const damage = this.followPointer(frame);
+    const full = this.dirty || onset || this.warmingUp;
+    if (full || damage) {
+      if (full) this.windowMesh.drawAll();
+      else this.windowMesh.drawRegion(damage!);
+      this.app.renderer.render({ container: this.app.stage, clear: full });
       this.dirty = false;
       if (onset) {
         this.readPixel(0, 0);
         run?.sequencer.markOnsetRendered(performance.now());
       }
-      this.answerProbes();
     }
+    // The canvas keeps its last frame (preserveDrawingBuffer): a probe reads what is on screen.
+    this.answerProbes();
     if (finished) this.finish(finished);
   };
 
-  /** Moves the window to the latest pointer sample (this frame draws it); true when it moved. */
-  private followPointer(frame: FrameInfo): boolean {
+  /**
+   * Moves the window to the latest pointer sample (this frame draws it). Returns the canvas region the move
+   * changed, or null when the window did not move (or the move changes nothing on the media).
+   */
+  private followPointer(frame: FrameInfo): Rect | null {
     const shown = this.shown;
-    if (!shown) return false;
+    if (!shown) return null;
     const p = this.pointer();
-    if (!p) return false;
-    if (this.drawn && this.drawn.x === p.x && this.drawn.y === p.y) return false;
-    this.windowMesh.setWindow(p.x, p.y, shown.view.radius > 0 ? shown.view.radius : -1);
+    if (!p) return null;
+    const previous = this.drawn;
+    if (previous && previous.x === p.x && previous.y === p.y) return null;
+    const radius = shown.view.radius > 0 ? shown.view.radius : -1;
+    this.windowMesh.setWindow(p.x, p.y, radius);
     this.drawn = { x: p.x, y: p.y, frame: frame.index, frameTimestamp: frame.timestamp };
-    return true;
+    if (radius < 0) return null;
+    const from: Circle | null = previous ? { x: previous.x, y: previous.y, radius } : null;
+    // Before any window was drawn the media is all blurred: only the new window's box changes.
+    return windowDamage(from, { x: p.x, y: p.y, radius }, shown.view.rect);
   }
 
   private showView(view: BubbleView | null): void {
@@ -292,11 +311,8 @@ export class BubbleEngine implements BubbleStageController {
   }
 
   private watchVideoFrames(video: HTMLVideoElement): void {
-    if (!('requestVideoFrameCallback' in video)) {
-      // Without the callback, every clock frame of a playing video counts as new.
-      this.newVideoFrame = true;
-      return;
-    }
+    this.videoFramesUnknown = !('requestVideoFrameCallback' in video);
+    if (this.videoFramesUnknown) return;
     const next = () => {
       this.videoFrameCallback = video.requestVideoFrameCallback(() => {
         this.newVideoFrame = true;

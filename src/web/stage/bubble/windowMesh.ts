@@ -1,6 +1,7 @@
 /**
- * The one mesh drawn every frame: the media quad with shaders/bubble/bubble-window.frag, which mixes the sharp
- * media and its blurred copy by distance to the pointer. Two texture reads per pixel, no mask, no filter pass.
+ * The one mesh drawn every frame: a quad with shaders/bubble/bubble-window.frag, which mixes the sharp media and its
+ * blurred copy by distance to the pointer. Two texture reads per pixel, no mask, no filter pass. The quad covers
+ * the whole media, or only the part a window move changed (`drawRegion`).
  */
 import { Mesh, Shader, Texture, UniformGroup } from 'pixi.js';
 import type { MeshGeometry } from 'pixi.js';
@@ -13,11 +14,13 @@ export class WindowMesh {
   readonly mesh: Mesh<MeshGeometry, Shader>;
   private readonly shader: Shader;
   private readonly uniforms: UniformGroup;
+  private rect: Rect | null = null;
 
   constructor() {
     this.uniforms = new UniformGroup({
       uBlurredScale: { value: new Float32Array([1, 1]), type: 'vec2<f32>' },
       uMediaRect: { value: new Float32Array([0, 0, 1, 1]), type: 'vec4<f32>' },
+      uDrawRect: { value: new Float32Array([0, 0, 1, 1]), type: 'vec4<f32>' },
       uPointer: { value: new Float32Array([-1e6, -1e6]), type: 'vec2<f32>' },
       uRadius: { value: -1, type: 'f32' },
     });
@@ -36,9 +39,21 @@ export class WindowMesh {
     const u = this.uniforms.uniforms;
     (u.uBlurredScale as Float32Array).set(blurredScale);
     (u.uMediaRect as Float32Array).set([rect.x, rect.y, rect.width, rect.height]);
-    this.mesh.position.set(rect.x, rect.y);
-    this.mesh.scale.set(rect.width, rect.height);
+    this.rect = rect;
+    this.drawRegion(rect);
     this.mesh.visible = true;
+  }
+
+  /** Cover the whole media with the next draw. */
+  drawAll(): void {
+    if (this.rect) this.drawRegion(this.rect);
+  }
+
+  /** Cover only `region` (canvas CSS px, inside the media) with the next draw. */
+  drawRegion(region: Rect): void {
+    (this.uniforms.uniforms.uDrawRect as Float32Array).set([region.x, region.y, region.width, region.height]);
+    this.mesh.position.set(region.x, region.y);
+    this.mesh.scale.set(region.width, region.height);
   }
 
   /** Window centre in canvas CSS px and radius in CSS px (a negative radius draws everything blurred). */
@@ -50,6 +65,7 @@ export class WindowMesh {
 
   hide(): void {
     this.mesh.visible = false;
+    this.rect = null;
   }
 
   destroy(): void {
