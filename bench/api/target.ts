@@ -89,7 +89,6 @@ async function commands(handlers: { count(): Promise<object>; close(): Promise<v
     const { user, system } = process.cpuUsage();
     console.log(JSON.stringify({ ...(await handlers.count()), cpuUs: user + system }));
   }
-  console.error('GC', JSON.stringify((globalThis as any).__gc));
   await handlers.close();
   process.exit(0);
 }

@@ -242,25 +242,33 @@ export function benchConditions(media: Map<string, LoadedMedia>) {
       return figures(samples);
     },
     /**
-     * (a) at several deviations, interleaved frame by frame (so load from elsewhere on the machine hits each alike):
-     * before each timed frame the view of the next deviation is shown (untimed; its blurred copy is cached).
+     * (a) at several deviations, interleaved in blocks of `blockFrames` window moves (ABBA... order, so load from
+     * elsewhere on the machine and any cost of coming first hit each alike). Before a block its view is shown
+     * (untimed; the blurred copy is cached); the block's moves are timed together, one readPixels at the end.
+     * Figures are per frame (block time / blockFrames), one sample per block.
      */
-    async costOursSigmas(setup: Setup, sigmas: number[], path: Point[]): Promise<Record<string, CostFigures>> {
+    async costOursSigmas(setup: Setup, sigmas: number[], path: Point[], blockFrames = 10): Promise<Record<string, CostFigures>> {
       const run = await ours(media, setup);
       const views = sigmas.map((sigma) => ({ ...run.view, sigma }));
       await run.until(run.engine.prepare(views));
       const pixel = new Uint8Array(4);
       const samples: number[][] = sigmas.map(() => []);
-      for (const p of path) {
-        for (let i = 0; i < views.length; i++) {
+      const blocks = Math.max(2, Math.floor(path.length / blockFrames));
+      for (let k = 0; k < blocks; k++) {
+        const order = views.map((_, i) => i);
+        if (k % 2 === 1) order.reverse();
+        for (const i of order) {
           await run.until(run.engine.show(views[i]!));
           syncGpu(run.gl, pixel);
           const t0 = performance.now();
-          // A position this view has not drawn yet, so the timed frame does move the window.
-          run.setPointer({ x: p.x + i, y: p.y });
-          run.tick();
+          for (let f = 0; f < blockFrames; f++) {
+            const p = path[(k * blockFrames + f) % path.length]!;
+            // A position this view has not drawn yet, so every timed frame does move the window.
+            run.setPointer({ x: p.x + i, y: p.y });
+            run.tick();
+          }
           syncGpu(run.gl, pixel);
-          samples[i]!.push(performance.now() - t0);
+          samples[i]!.push((performance.now() - t0) / blockFrames);
         }
       }
       run.destroy();

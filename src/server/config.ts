@@ -20,7 +20,7 @@ export interface ServerConfig {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0..65535, got ${env.PORT}`);
-  const sync = (env.SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
+  const sync = (env.SQLITE_SYNCHRONOUS ?? 'NORMAL').toUpperCase();
   if (sync !== 'FULL' && sync !== 'NORMAL') throw new Error(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got ${sync}`);
   const lease = Number(env.SESSION_LEASE_MINUTES ?? 60);
   if (!(lease > 0)) throw new Error(`SESSION_LEASE_MINUTES must be a positive number, got ${env.SESSION_LEASE_MINUTES}`);

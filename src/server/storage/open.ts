@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database, Db, DialectName, Storage } from './types.js';
@@ -12,7 +13,11 @@ export const DEFAULT_SQLITE_FILE = './data/glimpse.db';
 export interface OpenStorageOptions {
   /** postgres://... or postgresql://... selects PostgreSQL; anything else is an SQLite file path (sqlite: prefix optional). */
   databaseUrl?: string;
-  /** SQLite synchronous level in WAL mode; FULL survives power loss, NORMAL only process crashes. */
+  /**
+   * SQLite synchronous level in WAL mode (default NORMAL). NORMAL: a commit survives a crash of the process, the last
+   * commits may be lost on power loss or OS crash. FULL: survives those too, at the price of an fsync per commit on
+   * the event loop, which kept the rating throughput below target in bench/api (README, bench/results/api.json).
+   */
   sqliteSynchronous?: 'FULL' | 'NORMAL';
   /** Run migrations before returning (default true). */
   migrate?: boolean;
@@ -25,7 +30,7 @@ export function dialectOf(databaseUrl: string): DialectName {
 /** Opens SQLite or PostgreSQL behind the same Storage interface and brings the schema up to date. */
 export async function openStorage(opts: OpenStorageOptions = {}): Promise<Storage> {
   const url = opts.databaseUrl || DEFAULT_SQLITE_FILE;
-  const storage = dialectOf(url) === 'postgres' ? openPostgres(url) : openSqlite(url, opts.sqliteSynchronous ?? 'FULL');
+  const storage = dialectOf(url) === 'postgres' ? openPostgres(url) : openSqlite(url, opts.sqliteSynchronous ?? 'NORMAL');
   if (opts.migrate !== false) {
     try {
       await migrateToLatest(storage.db, storage.dialect);
@@ -46,15 +51,26 @@ function openSqlite(url: string, synchronous: 'FULL' | 'NORMAL'): Storage {
   raw.pragma('foreign_keys = ON');
   // Another process (the CLI importing while the server runs) may hold the write lock briefly.
   raw.pragma('busy_timeout = 5000');
-  if (process.env.WAL_CP) raw.pragma('wal_autocheckpoint = ' + process.env.WAL_CP);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   const commits = new GroupCommit(db);
+  // Checkpoints run on a worker thread rather than inside a commit on the event loop (checkpointer.ts).
+  let checkpointer: Checkpointer | null = null;
+  if (file !== ':memory:') {
+    raw.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(file, (error) => {
+      console.error(`WAL checkpoint thread failed, checkpointing inline again: ${error.message}`);
+      raw.pragma('wal_autocheckpoint = 1000');
+    });
+  }
   return {
     db,
     dialect: 'sqlite',
     write: (work, opts) => commits.submit(work, opts?.singleStatement ?? false),
     lockJob: async () => undefined,
-    close: () => db.destroy(),
+    async close() {
+      await db.destroy();
+      await checkpointer?.stop();
+    },
   };
 }
 

@@ -33,12 +33,15 @@ async function canvasPixels(): Promise<{ data: Buffer; width: number; height: nu
   return { data, width: info.width, height: info.height };
 }
 
-async function showAt(sigma: number, radius: number, pointer: { x: number; y: number }): Promise<void> {
+/** Show the target, then move the real mouse through `via` (each drawn) to `pointer`. */
+async function showAt(sigma: number, radius: number, pointer: { x: number; y: number }, via: Array<{ x: number; y: number }> = []): Promise<void> {
   await page.evaluate((view) => window.__bubbleBench.show(view), { media: 'target.png', rect: MEDIA, sigma, radius });
-  await page.mouse.move(pointer.x, pointer.y);
-  await expect
-    .poll(() => page.evaluate(() => window.__glimpseBubble?.drawn ?? null), { timeout: 15000, interval: 50 })
-    .toMatchObject({ x: pointer.x, y: pointer.y });
+  for (const p of [...via, pointer]) {
+    await page.mouse.move(p.x, p.y);
+    await expect
+      .poll(() => page.evaluate(() => window.__glimpseBubble?.drawn ?? null), { timeout: 15000, interval: 20 })
+      .toMatchObject({ x: p.x, y: p.y });
+  }
   // The drawn frame is on screen once a later frame has rendered (the probe waits for one).
   await page.evaluate(() => window.__glimpseBubble!.probe(0, 0));
 }
@@ -55,14 +58,15 @@ afterAll(async () => {
 });
 
 describe('bubble stage pixels', () => {
-  for (const { sigma, radius, pointer } of [
-    { sigma: 6, radius: 40, pointer: { x: 140, y: 90 } },
+  for (const { sigma, radius, pointer, via } of [
+    // Frames after a move redraw only the old and new windows' boxes: the earlier windows must be blurred again.
+    { sigma: 6, radius: 40, pointer: { x: 140, y: 90 }, via: [{ x: 300, y: 80 }, { x: 200, y: 60 }, { x: 150, y: 95 }] },
     { sigma: 3, radius: 25.5, pointer: { x: 201, y: 71 } },
     { sigma: 12, radius: 30, pointer: { x: 260, y: 72 } },
     { sigma: 20, radius: 20, pointer: { x: 100, y: 55 } },
   ]) {
-    it(`σ ${sigma} px, radius ${radius} px, pointer at (${pointer.x}, ${pointer.y})`, async () => {
-      await showAt(sigma, radius, pointer);
+    it(`σ ${sigma} px, radius ${radius} px, pointer at (${pointer.x}, ${pointer.y})${via ? ' after other positions' : ''}`, async () => {
+      await showAt(sigma, radius, pointer, via);
       const pixels = await canvasPixels();
       // The checkerboard covers image rows 0..119: keep 3σ away from its lower border.
       const checker = { x: MEDIA.x, y: MEDIA.y, width: MEDIA.width, height: IMAGE.height / 2 - Math.ceil(3 * sigma) };
