@@ -44,7 +44,7 @@ test('the mouse path over each image of the pair is stored in stimulus px, and t
     await waitForStep(page, 'rating', index);
     const modal = page.locator('#vote-modal');
     await expect(modal.getByText(`${index + 1} / 2`)).toBeVisible();
-    await expect(modal.getByText(playlist.stimulis.length ? 'Which image had the better visual quality?' : '')).toBeVisible();
+    await expect(modal.getByText('Which image had the better visual quality?', { exact: true })).toBeVisible();
     await modal.getByRole('button', { name: choices[index] === 'first' ? 'First Image' : 'Last Image', exact: true }).click();
   }
   await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
