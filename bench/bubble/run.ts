@@ -92,7 +92,12 @@ async function main(): Promise<void> {
     await page.evaluate(([w, h]) => window.__bubbleBench.makePhotoLike('photo.png', w, h), [IMAGE.width, IMAGE.height]);
 
     const cdp = await page.context().newCDPSession(page);
-    const shot = () => cdp.send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } });
+    // A screenshot that never comes back (seen once in headless Chromium) must fail the run, not hang it.
+    const shot = () =>
+      Promise.race([
+        cdp.send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } }),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no composited frame within 30 s')), 30_000)),
+      ]);
     /**
      * Frame to screen, node clock: a composited frame where nothing changed (static), then one after applying the next
      * path point (moving), alternately, so load from elsewhere on the machine hits both alike. The frame's own cost is

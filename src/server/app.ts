@@ -19,6 +19,8 @@ export interface AppOptions {
   mediaBaseUrl?: string;
   webDir: string;
   sessionLeaseMinutes?: number;
+  /** Developer answer the acuity test also accepts; its SHA-256 goes into index.html (null/absent = none). */
+  acuityBypass?: string | null;
   logger?: boolean;
 }
 
@@ -56,7 +58,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionLogRoutes);
   await app.register(consentRoutes);
   await app.register(sessionRoutes);
-  await registerWebApp(app, { webDir: opts.webDir, mediaBaseUrl });
+  await registerWebApp(app, { webDir: opts.webDir, mediaBaseUrl, acuityBypass: opts.acuityBypass ?? null });
   // Same origin always serves /resmedias; a path-only MEDIA_BASE_URL ("/media") is served under that prefix too.
   await app.register(mediaRoutes, { mediaDir: opts.mediaDir, prefix: '' });
   if (mediaBaseUrl.startsWith('/')) await app.register(mediaRoutes, { mediaDir: opts.mediaDir, prefix: mediaBaseUrl });

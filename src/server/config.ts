@@ -15,6 +15,8 @@ export interface ServerConfig {
   sqliteSynchronous: 'FULL' | 'NORMAL';
   /** An unfinished session stops counting toward its playlist's load after this many minutes (abandoned). */
   sessionLeaseMinutes: number;
+  /** ACUITY_BYPASS: a developer answer the acuity test also accepts (only its SHA-256 reaches the page); null = none. */
+  acuityBypass: string | null;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -33,5 +35,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     webDir: resolve(env.WEB_DIR || './dist/web'),
     sqliteSynchronous: sync,
     sessionLeaseMinutes: lease,
+    acuityBypass: env.ACUITY_BYPASS || null,
   };
 }

@@ -21,6 +21,8 @@ export interface StartOptions {
   webDir?: string;
   /** Study files imported (and their media copied) before listening. */
   studies?: string[];
+  /** Developer answer of the acuity test (default: env ACUITY_BYPASS); null = no bypass even if the env sets one. */
+  acuityBypass?: string | null;
   logger?: boolean;
 }
 
@@ -49,6 +51,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       mediaBaseUrl: (opts.mediaBaseUrl ?? env.mediaBaseUrl).replace(/\/+$/, ''),
       webDir: resolve(opts.webDir ?? env.webDir),
       sessionLeaseMinutes: env.sessionLeaseMinutes,
+      acuityBypass: opts.acuityBypass === undefined ? env.acuityBypass : opts.acuityBypass,
       logger: opts.logger ?? false,
     });
     await app.listen({ host, port: opts.port ?? env.port });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -10,9 +11,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * Serves the built web app (vite outDir): hashed files under /assets/ are immutable, everything else
  * (index.html above all) must be revalidated. Any other GET answers index.html, with the media base injected
- * as <meta name="glimpse-media-base">, so every client-side route loads. Unknown /api/... paths get a JSON 404.
+ * as <meta name="glimpse-media-base"> (and, when a developer acuity bypass is set, its SHA-256 as
+ * <meta name="glimpse-acuity-bypass-sha256">), so every client-side route loads. Unknown /api/... paths get a JSON 404.
  */
-export async function registerWebApp(app: FastifyInstance, opts: { webDir: string; mediaBaseUrl: string }): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  opts: { webDir: string; mediaBaseUrl: string; acuityBypass?: string | null },
+): Promise<void> {
   await app.register(fastifyStatic, {
     root: opts.webDir,
     prefix: '/',
@@ -28,7 +33,9 @@ export async function registerWebApp(app: FastifyInstance, opts: { webDir: strin
     },
   });
 
-  const index = indexHtmlLoader(join(opts.webDir, 'index.html'), opts.mediaBaseUrl);
+  const index = indexHtmlLoader(join(opts.webDir, 'index.html'), (html) =>
+    injectAcuityBypass(injectMediaBase(html, opts.mediaBaseUrl), opts.acuityBypass ?? null),
+  );
   const sendIndex = async (reply: FastifyReply) => {
     const html = await index();
     if (html === null) {
@@ -47,22 +54,43 @@ export async function registerWebApp(app: FastifyInstance, opts: { webDir: strin
   });
 }
 
-/** index.html with the media base meta tag, re-read only when the file changes (a rebuild while running). */
-function indexHtmlLoader(file: string, mediaBaseUrl: string): () => Promise<string | null> {
+/** index.html with the meta tags injected, re-read only when the file changes (a rebuild while running). */
+function indexHtmlLoader(file: string, inject: (html: string) => string): () => Promise<string | null> {
   let cached: { mtimeMs: number; html: string } | null = null;
   return async () => {
     const info = await stat(file).catch(() => null);
     if (!info) return null;
     if (cached?.mtimeMs !== info.mtimeMs) {
-      cached = { mtimeMs: info.mtimeMs, html: injectMediaBase(await readFile(file, 'utf8'), mediaBaseUrl) };
+      cached = { mtimeMs: info.mtimeMs, html: inject(await readFile(file, 'utf8')) };
     }
     return cached.html;
   };
 }
 
 export function injectMediaBase(html: string, mediaBaseUrl: string): string {
-  const tag = `<meta name="glimpse-media-base" content="${escapeAttribute(mediaBaseUrl)}">`;
-  const existing = /<meta\s+name="glimpse-media-base"[^>]*>/i;
+  return injectMeta(html, 'glimpse-media-base', mediaBaseUrl);
+}
+
+/** Name read by the client (ACUITY_BYPASS_META in src/web/screens/visual/visualChecks.ts; the server test ties them). */
+const ACUITY_BYPASS_META = 'glimpse-acuity-bypass-sha256';
+
+/**
+ * The acuity test's developer bypass: only the SHA-256 (hex) of the value goes into the page, so reading the
+ * page source does not reveal it. No bypass: no tag (any tag already in the file is removed).
+ */
+export function injectAcuityBypass(html: string, bypass: string | null): string {
+  // The client hashes the typed answer trimmed: a value with surrounding spaces could never match otherwise.
+  const value = bypass?.trim() ?? '';
+  if (value === '') return html.replace(metaPattern(ACUITY_BYPASS_META), '');
+  return injectMeta(html, ACUITY_BYPASS_META, createHash('sha256').update(value, 'utf8').digest('hex'));
+}
+
+const metaPattern = (name: string) => new RegExp(`<meta\\s+name="${name}"[^>]*>`, 'i');
+
+/** Sets <meta name={name} content={content}>: replaces the tag if index.html has one, else adds it to <head>. */
+function injectMeta(html: string, name: string, content: string): string {
+  const tag = `<meta name="${name}" content="${escapeAttribute(content)}">`;
+  const existing = metaPattern(name);
   if (existing.test(html)) return html.replace(existing, tag);
   return html.includes('</head>') ? html.replace('</head>', `  ${tag}\n  </head>`) : tag + html;
 }

@@ -24,7 +24,7 @@ export interface ServerContext {
  * Registers beforeEach/afterEach hooks that give every test a fresh database of `dialect` (migrated), an empty
  * media store and an app to inject requests into; returns a getter for the current context.
  */
-export function useServer(dialect: DialectName, opts: { mediaBaseUrl?: string; webDir?: string } = {}): () => ServerContext {
+export function useServer(dialect: DialectName, opts: { mediaBaseUrl?: string; webDir?: string; acuityBypass?: string } = {}): () => ServerContext {
   let ctx: ServerContext | undefined;
   beforeEach(async () => {
     const database = await createTestDatabase(dialect);
@@ -32,7 +32,7 @@ export function useServer(dialect: DialectName, opts: { mediaBaseUrl?: string; w
     const mediaDir = join(database.dir, 'media');
     await mkdir(mediaDir, { recursive: true });
     const webDir = opts.webDir ?? join(database.dir, 'web');
-    const app = await buildApp({ storage, mediaDir, webDir, mediaBaseUrl: opts.mediaBaseUrl ?? '' });
+    const app = await buildApp({ storage, mediaDir, webDir, mediaBaseUrl: opts.mediaBaseUrl ?? '', acuityBypass: opts.acuityBypass });
     ctx = { dialect, storage, app, mediaDir, webDir, database, importStudy: (file) => importStudy(storage, file, mediaDir) };
   });
   afterEach(async () => {

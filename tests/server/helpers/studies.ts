@@ -1,7 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import type { JobFields } from '../../../src/contract/job.js';
 import type { Protocol } from '../../../src/contract/protocols.js';
 
@@ -51,12 +53,16 @@ export function sampleStimulus(protocol: Protocol, i = 0): Record<string, unknow
   }
 }
 
+/** Study files written by a test file live under one folder, removed after that file's tests. */
+const STUDIES_ROOT = mkdtempSync(join(tmpdir(), 'glimpse-test-studies-'));
+afterAll(() => rm(STUDIES_ROOT, { recursive: true, force: true }));
+
 /**
  * Writes a study file into a fresh temp folder whose `media` points (relatively) at the fixture media, and returns
  * its path. `study` fields override the defaults.
  */
 export async function writeStudy(study: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'glimpse-study-'));
+  const dir = await mkdtemp(join(STUDIES_ROOT, 'study-'));
   const file = join(dir, 'study.json');
   await writeFile(file, JSON.stringify({ media: relative(dir, FIXTURE_MEDIA), ...study }, null, 2));
   return file;
