@@ -11,7 +11,6 @@ export const en = {
   previous: 'Previous',
   ok: 'Ok',
   cancel: 'Cancel',
-  comingSoon: 'This test is not available yet.',
   // --- eligibility (SPEC §2 screen 3, §5) ---
   eligibilityTitle: 'Eligibility check',
   eligibilityIntro: 'We check that your browser and your screen are suitable for this test.',

@@ -10,7 +10,6 @@ export const fr: Strings = {
   previous: 'Précédent',
   ok: 'Ok',
   cancel: 'Annuler',
-  comingSoon: "Ce test n'est pas encore disponible.",
   // --- eligibility (SPEC §2 screen 3, §5) ---
   eligibilityTitle: "Vérification d'éligibilité",
   eligibilityIntro: 'Nous vérifions que votre navigateur et votre écran conviennent à ce test.',
