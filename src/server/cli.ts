@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ROUTE_OF_PROTOCOL } from '../contract/protocols.js';
+import { PRIVACY_USAGE, purgeIdentitiesCommand, withdrawCommand } from './cli-privacy.js';
 import { configFromEnv } from './config.js';
 import { EXPORT_TABLES, exportJob, type ExportFormat, type ExportTable } from './export/export.js';
 import { findJob, jobSummaries } from './storage/jobs.js';
@@ -17,7 +18,10 @@ const USAGE = `Usage: npm run cli -- <command>
   export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs] [--out FILE]
                                              long format, one row per answer; json = JSON Lines
   list                                       jobs with sessions started/completed and answers stored
+${PRIVACY_USAGE}
 Environment: DATABASE_URL, MEDIA_DIR, PUBLIC_URL (participant links; default http://HOST:PORT)`;
+
+const COMMANDS = ['import', 'export', 'list', 'withdraw', 'purge-identities'];
 
 /** Base of the participant links printed after an import. */
 export function publicUrl(env: NodeJS.ProcessEnv = process.env): string {
@@ -32,7 +36,7 @@ export async function runCli(argv: string[], io: { out: Writable; err: Writable 
   const say = (line: string) => io.out.write(`${line}\n`);
   const fail = (line: string) => (io.err.write(`${line}\n`), 1);
 
-  if (command !== 'import' && command !== 'export' && command !== 'list') return fail(USAGE);
+  if (!COMMANDS.includes(command)) return fail(USAGE);
   const storage = await openStorage({ databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
   try {
     if (command === 'import') return await importCommand(storage, rest, config.mediaDir, say, fail);
@@ -42,6 +46,8 @@ export async function runCli(argv: string[], io: { out: Writable; err: Writable 
       for (const j of jobs) say([j.id, j.protocol, j.playlists, j.sessionsStarted, j.sessionsCompleted, j.ratings, j.screenings].join('\t'));
       return 0;
     }
+    if (command === 'withdraw') return await withdrawCommand(storage, rest, say, fail);
+    if (command === 'purge-identities') return await purgeIdentitiesCommand(storage, rest, say, fail);
     return await exportCommand(storage, rest, io, fail);
   } finally {
     await storage.close();

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_SQLITE_FILE } from './storage/open.js';
+import { DEFAULT_SQLITE_FILE, SQLITE_SYNCHRONOUS_MODES, type SqliteSynchronous } from './storage/open.js';
 
 /** Server settings read from the environment (README "Configuration"). */
 export interface ServerConfig {
@@ -12,7 +12,8 @@ export interface ServerConfig {
   mediaBaseUrl: string;
   /** Built web app (vite outDir). */
   webDir: string;
-  sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** SQLITE_SYNCHRONOUS: DURABLE (default), FULL or NORMAL (storage/open.ts SqliteSynchronous). */
+  sqliteSynchronous: SqliteSynchronous;
   /** An unfinished session stops counting toward its playlist's load after this many minutes (abandoned). */
   sessionLeaseMinutes: number;
   /** ACUITY_BYPASS: a developer answer the acuity test also accepts (only its SHA-256 reaches the page); null = none. */
@@ -22,8 +23,8 @@ export interface ServerConfig {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0..65535, got ${env.PORT}`);
-  const sync = (env.SQLITE_SYNCHRONOUS ?? 'NORMAL').toUpperCase();
-  if (sync !== 'FULL' && sync !== 'NORMAL') throw new Error(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got ${sync}`);
+  const sync = (env.SQLITE_SYNCHRONOUS || 'DURABLE').toUpperCase() as SqliteSynchronous;
+  if (!SQLITE_SYNCHRONOUS_MODES.includes(sync)) throw new Error(`SQLITE_SYNCHRONOUS must be ${SQLITE_SYNCHRONOUS_MODES.join(', ')}; got ${sync}`);
   const lease = Number(env.SESSION_LEASE_MINUTES ?? 60);
   if (!(lease > 0)) throw new Error(`SESSION_LEASE_MINUTES must be a positive number, got ${env.SESSION_LEASE_MINUTES}`);
   return {

@@ -1,37 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
-import { runCli } from '../../src/server/cli.js';
 import { nowIso } from '../../src/server/storage/types.js';
+import { cli, useCliEnvironment } from './helpers/cli.js';
 import { parseCsv } from './helpers/csv.js';
 import { describeEachDialect } from './helpers/databases.js';
+import { sessionLogsOf } from './helpers/participants.js';
 import { getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
 import { jobFields, PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
 
-/** Runs the CLI in-process against the test database; returns exit code and what it printed. */
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks = { out: [] as Buffer[], err: [] as Buffer[] };
-  out.on('data', (c: Buffer) => chunks.out.push(c));
-  err.on('data', (c: Buffer) => chunks.err.push(c));
-  const code = await runCli(args, { out, err });
-  return { code, out: Buffer.concat(chunks.out).toString(), err: Buffer.concat(chunks.err).toString() };
-}
-
 describeEachDialect('CLI', (dialect) => {
   const ctx = useServer(dialect);
-  const saved = { ...process.env };
-  beforeEach(() => {
-    process.env.DATABASE_URL = ctx().database.url;
-    process.env.MEDIA_DIR = ctx().mediaDir;
-    process.env.PUBLIC_URL = 'https://glimpse.example.org';
-  });
-  afterEach(() => {
-    process.env = { ...saved };
-  });
+  useCliEnvironment(ctx);
 
   /** Two complete-ish sessions on the pair fixture, through the API. */
   async function rateSomething() {
@@ -145,7 +126,7 @@ describeEachDialect('CLI', (dialect) => {
     const csv = parseCsv((await cli(['export', 'bub', '--table', 'screenings'])).out);
     expect(JSON.parse(csv[0].mouse_logs)).toEqual(mouse);
 
-    const logs = { sessionToken: p.sessionToken, logStates: [{ state: 'Result', status: 'ok', time: 5 }], logMouseMovement: [], logMouseClick: [], logScroll: [], logKeyboard: [], logFocus: [], logDomSize: [] };
+    const logs = sessionLogsOf(p.sessionToken!);
     await postJson(ctx().app, '/api/sessionlogs/', logs);
     const exported = JSON.parse((await cli(['export', 'bub', '--table', 'sessionlogs', '--format', 'json'])).out);
     expect(exported.body.logStates).toEqual(logs.logStates);

@@ -13,13 +13,21 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
+const reported = new Set();
 const timer = setInterval(() => {
   try {
     const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
     // Under steady writes a PASSIVE checkpoint never catches up, so the WAL never restarts and keeps growing:
     // past the limit, RESTART waits for the writer's current transaction and resets the WAL.
     if (log > workerData.maxWalFrames) db.pragma('wal_checkpoint(RESTART)');
-  } catch { /* busy: next time */ }
+  } catch (error) {
+    // Busy: next time. Anything else (an I/O error) is said once: a failed checkpoint leaves the WAL untouched
+    // (SQLite resets it only after a complete, synced checkpoint), so nothing acknowledged is lost, but the WAL grows.
+    if (!/^SQLITE_(BUSY|LOCKED)/.test(error.code) && !reported.has(error.code)) {
+      reported.add(error.code);
+      console.error('WAL checkpoint failed (' + error.code + '): ' + error.message + '; retrying every ' + workerData.intervalMs + ' ms');
+    }
+  }
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);

@@ -17,17 +17,30 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
+/** What makes a returned COMMIT durable before it is acknowledged (WalSync), when the connection does not. */
+export interface CommitDurability {
+  /** Non-null when writes must be refused without even trying (the disk failed a sync). */
+  readonly refusal: Error | null;
+  /** Resolves once the commit that just returned is on disk; rejects when it cannot be made so. */
+  afterCommit(): Promise<void>;
+}
+
 /**
  * Group commit for SQLite. Every COMMIT writes the touched pages to the WAL (and with synchronous=FULL fsyncs it,
  * 0.1 to 1 ms here) while better-sqlite3 blocks the event loop, so writes queued during one event-loop turn run in
  * ONE transaction, each in its own savepoint, and all of them are answered after that single commit. Nothing is
- * acknowledged before the commit returns; if the commit fails every write of the batch fails.
+ * acknowledged before the commit returns and, with `durability` (SQLITE_SYNCHRONOUS=DURABLE), before the WAL is
+ * synced: that sync runs off the event loop after the connection is released, so the next batch can commit
+ * meanwhile. If the commit or the sync fails, every write of the batch fails.
  */
 export class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled = false;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly durability: CommitDurability | null = null,
+  ) {}
 
   submit<T>(work: (trx: Db) => Promise<T>, singleStatement = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -44,6 +57,11 @@ export class GroupCommit {
     const batch = this.queue;
     this.queue = [];
     this.scheduled = false;
+    const refusal = this.durability?.refusal;
+    if (refusal) {
+      for (const item of batch) item.reject(refusal);
+      return;
+    }
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
       // db.connection() holds SQLite's single connection (Kysely's mutex) for the whole batch.
@@ -77,10 +95,14 @@ export class GroupCommit {
       for (const item of batch) item.reject(error);
       return;
     }
+    // The connection is released: the next batch commits while this one waits for the disk.
+    const notDurable = this.durability ? await this.durability.afterCommit().then(() => null, (error: unknown) => ({ error })) : null;
     batch.forEach((item, i) => {
       const outcome = outcomes[i];
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
+      // A write that failed on its own keeps its own error (it stored nothing); the others are not acknowledged.
+      if (!outcome.ok) item.reject(outcome.error);
+      else if (notDurable) item.reject(notDurable.error);
+      else item.resolve(outcome.value);
     });
   }
 }

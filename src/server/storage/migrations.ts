@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
 import type { DialectName } from './types.js';
 
 /**
@@ -123,12 +123,33 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    // What stays of a completed session after `cli withdraw` (storage/withdrawals.ts): enough to refuse a retake.
+    '002_withdrawals': {
+      async up(db: Kysely<any>) {
+        await withId(db.schema.createTable('withdrawals'))
+          .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+          .addColumn('participant_hash', 'text')
+          .addColumn('code_hash', 'text')
+          .addColumn('session_started_at', 'text', (c) => c.notNull())
+          .addColumn('withdrawn_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('withdrawals_participant').on('withdrawals').columns(['participant_hash', 'job_id']).execute();
+        await db.schema.createIndex('withdrawals_code').on('withdrawals').column('code_hash').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('withdrawals').ifExists().execute();
+      },
+    },
   };
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) } });
+  // Kysely looks for its bookkeeping tables in EVERY schema unless told which one: with another schema of the same
+  // database holding them (another app, a concurrent test run), it would skip creating ours and then fail.
+  const migrationTableSchema =
+    dialect === 'postgres' ? ((await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined) : undefined;
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations(dialect) } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

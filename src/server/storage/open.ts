@@ -7,21 +7,31 @@ import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database, Db, DialectName, Storage } from './types.js';
+import { realWalFileOps, WalSync, type WalFileOps } from './wal-sync.js';
 
 export const DEFAULT_SQLITE_FILE = './data/glimpse.db';
 
 export interface OpenStorageOptions {
   /** postgres://... or postgresql://... selects PostgreSQL; anything else is an SQLite file path (sqlite: prefix optional). */
   databaseUrl?: string;
-  /**
-   * SQLite synchronous level in WAL mode (default NORMAL). NORMAL: a commit survives a crash of the process, the last
-   * commits may be lost on power loss or OS crash. FULL: survives those too, at the price of an fsync per commit on
-   * the event loop, which kept the rating throughput below target in bench/api (README, bench/results/api.json).
-   */
-  sqliteSynchronous?: 'FULL' | 'NORMAL';
+  /** SQLite durability mode (SQLITE_SYNCHRONOUS), default DURABLE: see SqliteSynchronous. */
+  sqliteSynchronous?: SqliteSynchronous;
+  /** Tests only: replaces some of the file operations of the DURABLE mode's WAL sync (to delay or fail it). */
+  walFileOps?: Partial<WalFileOps>;
   /** Run migrations before returning (default true). */
   migrate?: boolean;
 }
+
+/**
+ * How SQLite (WAL mode) makes a commit durable before the write is acknowledged:
+ * - DURABLE (default): synchronous=NORMAL, and each group commit is acknowledged only after an fdatasync of the
+ *   WAL on the thread pool (wal-sync.ts): survives power loss and OS crashes without an fsync on the event loop.
+ * - FULL: SQLite fsyncs the WAL inside every COMMIT, on the event loop (same guarantee, lower throughput).
+ * - NORMAL: no sync before the acknowledgement: survives a crash of the process, but the last commits can be lost
+ *   on power loss or an OS crash.
+ */
+export const SQLITE_SYNCHRONOUS_MODES = ['DURABLE', 'FULL', 'NORMAL'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
 
 export function dialectOf(databaseUrl: string): DialectName {
   return /^postgres(ql)?:\/\//i.test(databaseUrl) ? 'postgres' : 'sqlite';
@@ -30,7 +40,7 @@ export function dialectOf(databaseUrl: string): DialectName {
 /** Opens SQLite or PostgreSQL behind the same Storage interface and brings the schema up to date. */
 export async function openStorage(opts: OpenStorageOptions = {}): Promise<Storage> {
   const url = opts.databaseUrl || DEFAULT_SQLITE_FILE;
-  const storage = dialectOf(url) === 'postgres' ? openPostgres(url) : openSqlite(url, opts.sqliteSynchronous ?? 'NORMAL');
+  const storage = dialectOf(url) === 'postgres' ? openPostgres(url) : openSqlite(url, opts.sqliteSynchronous ?? 'DURABLE', opts.walFileOps);
   if (opts.migrate !== false) {
     try {
       await migrateToLatest(storage.db, storage.dialect);
@@ -42,17 +52,19 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Storag
   return storage;
 }
 
-function openSqlite(url: string, synchronous: 'FULL' | 'NORMAL'): Storage {
+function openSqlite(url: string, synchronous: SqliteSynchronous, walFileOps: Partial<WalFileOps> = {}): Storage {
   const file = url.replace(/^sqlite:(\/\/)?/i, '');
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
-  raw.pragma(`synchronous = ${synchronous}`);
+  raw.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   raw.pragma('foreign_keys = ON');
   // Another process (the CLI importing while the server runs) may hold the write lock briefly.
   raw.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-  const commits = new GroupCommit(db);
+  // An in-memory database has no file to sync.
+  const walSync = synchronous === 'DURABLE' && file !== ':memory:' ? new WalSync(resolve(file), { ...realWalFileOps, ...walFileOps }) : null;
+  const commits = new GroupCommit(db, walSync);
   // Checkpoints run on a worker thread rather than inside a commit on the event loop (checkpointer.ts).
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:') {
@@ -69,6 +81,7 @@ function openSqlite(url: string, synchronous: 'FULL' | 'NORMAL'): Storage {
     lockJob: async () => undefined,
     async close() {
       await db.destroy();
+      await walSync?.close();
       await checkpointer?.stop();
     },
   };

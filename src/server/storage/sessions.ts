@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { PLATFORMS, type Platform } from '../../contract/protocols.js';
+import { hasWithdrawn } from './tombstones.js';
 import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
 /** Platform identity forwarded in the playlist query (SPEC §2, FIELD-NOTES "Crowd platforms"). */
@@ -34,7 +35,10 @@ export function participantKey(identity: PlatformIdentity): string | null {
   return null;
 }
 
-/** True when this participant already has a completed session of this job. */
+/**
+ * True when this participant already has a completed session of this job, or had one and withdrew it
+ * (`cli withdraw` leaves a tombstone so that withdrawing does not reopen the job to them).
+ */
 export async function hasCompleted(db: Db, jobId: string, key: string): Promise<boolean> {
   const row = await db
     .selectFrom('sessions as s')
@@ -45,7 +49,7 @@ export async function hasCompleted(db: Db, jobId: string, key: string): Promise<
     .where('s.completed_at', 'is not', null)
     .limit(1)
     .executeTakeFirst();
-  return row !== undefined;
+  return row !== undefined || (await hasWithdrawn(db, jobId, key));
 }
 
 /**

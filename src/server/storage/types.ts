@@ -116,6 +116,23 @@ export interface ConsentsTable {
   created_at: string;
 }
 
+/**
+ * Tombstone of a completed session deleted on the participant's request (`cli withdraw`): no answer, no platform id,
+ * only SHA-256 digests that let the server refuse a retake of the job (participant key) and let the lab tell a
+ * participant who writes again that the deletion was done (verification code). `cli purge-identities` deletes it.
+ */
+export interface WithdrawalsTable {
+  id: Generated<number>;
+  job_id: string;
+  /** withdrawalDigest(participant_key) of the deleted session; null when it was anonymous or already purged. */
+  participant_hash: string | null;
+  /** withdrawalDigest(verification_code). */
+  code_hash: string | null;
+  /** created_at of the deleted session (purge-identities --before selects on it). */
+  session_started_at: string;
+  withdrawn_at: string;
+}
+
 export interface Database {
   jobs: JobsTable;
   playlists: PlaylistsTable;
@@ -127,6 +144,7 @@ export interface Database {
   screenings: ScreeningsTable;
   session_logs: SessionLogsTable;
   consents: ConsentsTable;
+  withdrawals: WithdrawalsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -78,3 +78,18 @@ export async function countRows(storage: Storage, table: 'ratings' | 'screenings
   const row = await storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+const PARTICIPANT_TABLES = ['sessions', 'session_identities', 'ratings', 'screenings', 'session_logs', 'bchecks', 'consents', 'withdrawals'] as const;
+export type ParticipantTable = (typeof PARTICIPANT_TABLES)[number];
+
+/** Every row of the tables that hold participant data, in a stable order: compare two to see what a command changed. */
+export async function participantData(storage: Storage): Promise<Record<ParticipantTable, Array<Record<string, unknown>>>> {
+  const entries = await Promise.all(
+    PARTICIPANT_TABLES.map(async (table) => {
+      const rows = await storage.db.selectFrom(table).selectAll().execute();
+      const key = (row: Record<string, unknown>) => Number(table === 'session_identities' ? row.session_id : row.id);
+      return [table, (rows as Array<Record<string, unknown>>).sort((a, b) => key(a) - key(b))] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<ParticipantTable, Array<Record<string, unknown>>>;
+}

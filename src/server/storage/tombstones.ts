@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import type { Db } from './types.js';
+
+/**
+ * Withdrawal tombstones (`withdrawals` table, written by withdrawals.ts): a separate module so that
+ * sessions.ts (hasCompleted) can read them without importing the withdrawal code.
+ */
+
+/** Digest stored in place of a participant key or a verification code (case-insensitive: people retype them). */
+export function withdrawalDigest(value: string): string {
+  return createHash('sha256').update(`glimpse-withdrawal\n${value.trim().toLowerCase()}`).digest('hex');
+}
+
+/** True when this participant withdrew a completed session of this job (so they count as having completed it). */
+export async function hasWithdrawn(db: Db, jobId: string, participantKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('withdrawals')
+    .select('id')
+    .where('participant_hash', '=', withdrawalDigest(participantKey))
+    .where('job_id', '=', jobId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,146 @@
+import { close, fdatasync, fstat, fsync, open } from 'node:fs';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { HttpError } from '../errors.js';
+
+/**
+ * The file operations WalSync performs, each on libuv's thread pool (never blocking the event loop).
+ * Tests replace some of them to delay or fail a sync (the disk itself cannot be made to fail on demand).
+ */
+export interface WalFileOps {
+  /** Opens the WAL file read-only and returns its descriptor. */
+  open(path: string): Promise<number>;
+  /** Flushes the file's data (and the size needed to read it back) to stable storage. */
+  datasync(fd: number): Promise<void>;
+  /** Whether the file behind `fd` still has a name (SQLite deletes the WAL when its last connection closes). */
+  linked(fd: number): Promise<boolean>;
+  /** Makes the directory entries of the folder durable (the WAL's and the database file's names). */
+  syncDirectory(path: string): Promise<void>;
+  close(fd: number): Promise<void>;
+}
+
+const openAsync = promisify(open);
+const fstatAsync = promisify(fstat);
+const fsyncAsync = promisify(fsync);
+const closeAsync = promisify(close);
+
+export const realWalFileOps: WalFileOps = {
+  open: (path) => openAsync(path, 'r'),
+  datasync: promisify(fdatasync),
+  linked: async (fd) => (await fstatAsync(fd)).nlink > 0,
+  async syncDirectory(path) {
+    const fd = await openAsync(path, 'r');
+    try {
+      await fsyncAsync(fd);
+    } finally {
+      await closeAsync(fd);
+    }
+  },
+  close: closeAsync,
+};
+
+/** The answer to a write that was committed but could not be made durable: not acknowledged, the client retries. */
+export const notDurable = (message: string) => new HttpError(503, 'STORAGE_UNAVAILABLE', message);
+
+/**
+ * Makes SQLite commits durable without an fsync on the event loop (SQLITE_SYNCHRONOUS=DURABLE, README).
+ *
+ * The connection runs synchronous=NORMAL: a COMMIT appends its frames to the `-wal` file (page cache) and returns.
+ * GroupCommit then awaits `afterCommit()`, which resolves once an fdatasync that STARTED after that commit has
+ * finished: fdatasync through any descriptor of a file flushes all of that file's dirty pages, so the commit's
+ * frames and every earlier commit's are on disk before anything is acknowledged. The sync runs on the thread
+ * pool, so the event loop keeps parsing requests and committing the next batch meanwhile; one sync at a time,
+ * and every commit that lands while one runs shares the next (a group sync).
+ *
+ * The descriptor is opened once (the WAL exists after the first commit) and kept: checkpoints restart the WAL
+ * (rewrite it from the start) or truncate it, always the same file. A descriptor kept open also sees every
+ * writeback error of the file from then on (Linux reports it to each open descriptor). SQLite deletes the WAL
+ * only when its last connection closes, after checkpointing it into the synced database file; the server's own
+ * connection stays open, but if the file we sync has lost its name anyway, the commits went to a new WAL: it is
+ * opened and synced before acknowledging.
+ *
+ * Failures: if the WAL cannot be opened, the batch is refused (503) and the next one tries again. If fdatasync
+ * fails, the kernel may already have dropped the unwritten pages and would not report it twice ("fsyncgate"), and
+ * SQLite's recovery stops at the first missing frame, so no later commit could be trusted either: every write is
+ * refused from then on, until the server is restarted on a healthy disk.
+ */
+export class WalSync {
+  private readonly walPath: string;
+  private fd: number | null = null;
+  /** Commits so far, and how many of them a finished sync covers. */
+  private committed = 0;
+  private durable = 0;
+  private inFlight: Promise<void> | null = null;
+  /** Set when a sync failed: every later write is refused. */
+  private broken: HttpError | null = null;
+  /** After close() no sync starts: the descriptor's number could already belong to another file. */
+  private closed = false;
+
+  constructor(
+    databaseFile: string,
+    private readonly ops: WalFileOps = realWalFileOps,
+  ) {
+    this.walPath = `${databaseFile}-wal`;
+  }
+
+  /** Non-null once writes must be refused (a sync failed). */
+  get refusal(): HttpError | null {
+    return this.broken;
+  }
+
+  /** Call right after a COMMIT returned; resolves when that commit is on disk, rejects if it cannot be made so. */
+  async afterCommit(): Promise<void> {
+    const commit = ++this.committed;
+    while (this.durable < commit) {
+      if (this.broken) throw this.broken;
+      if (this.closed && !this.inFlight) throw notDurable('the database is closed');
+      // A sync already running may have started before this commit: wait for it, then start the next one.
+      this.inFlight ??= this.syncAll().finally(() => (this.inFlight = null));
+      await this.inFlight;
+    }
+  }
+
+  /** Waits for a running sync and releases the descriptor. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.inFlight?.catch(() => undefined);
+    if (this.fd !== null) await this.ops.close(this.fd).catch(() => undefined);
+    this.fd = null;
+  }
+
+  /** Syncs the WAL; covers every commit made before it started. */
+  private async syncAll(): Promise<void> {
+    const covers = this.committed;
+    for (;;) {
+      const fd = await this.walDescriptor();
+      try {
+        await this.ops.datasync(fd);
+      } catch (error) {
+        this.broken = notDurable('the database could not be written to disk; no write is accepted until the server is restarted');
+        console.error(`!!! GLIMPSE STORAGE: fdatasync of ${this.walPath} failed (${(error as Error).message}). Writes committed since the last successful sync may be lost; every write is refused from now on. Check the disk, then restart the server.`);
+        throw this.broken;
+      }
+      if (await this.ops.linked(fd).catch(() => true)) break;
+      // Deleted after a full checkpoint (its commits are in the synced database file); newer commits are in a new WAL.
+      this.fd = null;
+      await this.ops.close(fd).catch(() => undefined);
+    }
+    this.durable = Math.max(this.durable, covers);
+  }
+
+  private async walDescriptor(): Promise<number> {
+    if (this.fd !== null) return this.fd;
+    let fd: number | null = null;
+    try {
+      fd = await this.ops.open(this.walPath);
+      // The WAL's name (and the database file's) must survive a power loss too: sync the folder once per new WAL.
+      await this.ops.syncDirectory(dirname(this.walPath));
+    } catch (error) {
+      if (fd !== null) await this.ops.close(fd).catch(() => undefined);
+      console.error(`!!! GLIMPSE STORAGE: cannot open or sync ${this.walPath} (${(error as Error).message}); writes are refused until it can.`);
+      throw notDurable('the database could not be written to disk; retry later');
+    }
+    this.fd = fd;
+    return fd;
+  }
+}
