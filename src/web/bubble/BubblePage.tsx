@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { parseQuery } from '../flow/query.js';
-import { loadJob } from '../flow/session.js';
 import { createGlimpseStore } from '../flow/store.js';
 import { StoreProvider, useGlimpse } from '../flow/StoreContext.js';
 import { FullscreenDialog, wantsFullscreenDialog } from '../screens/FullscreenDialog.js';
 import type { BubbleStageController } from '../stage/bubble/types.js';
 import type { Rect } from '../stage/types.js';
-import { PhaseView, preloadJourneyScreens } from '../test-page/PhaseView.js';
+import { PhaseView } from '../test-page/PhaseView.js';
 import { useStageLifecycle } from '../test-page/StageHost.js';
+import { useJourneyStart } from '../test-page/useJourneyStart.js';
 import '../test-page/testPage.css';
 import { isFreeTask, parseBubbleQuery, type BubbleQuery } from './bubbleQuery.js';
 import { BubbleStageHost, loadBubbleStageChunk } from './BubbleStageHost.js';
@@ -36,16 +36,7 @@ export default function BubblePage() {
     return createGlimpseStore({ jobId: id, protocol: 'bubble', query });
   });
 
-  useEffect(() => {
-    preloadJourneyScreens();
-    const stopLogger = store.logger.start(window);
-    const detachSender = store.logsSender.attach(window);
-    void loadJob(store);
-    return () => {
-      detachSender();
-      stopLogger();
-    };
-  }, [store]);
+  useJourneyStart(store);
 
   return (
     <StoreProvider store={store}>

@@ -1,30 +1,18 @@
 import { useCallback, useEffect, useMemo } from 'react';
-import { inTraining } from '../flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../flow/StoreContext.js';
 import { useStrings } from '../screens/useStrings.js';
-import type { BubbleStageController } from '../stage/bubble/types.js';
 import { QUESTION_BAND_PX, questionAlongTest } from '../test-page/layout.js';
-import type { BubbleQuery } from './bubbleQuery.js';
+import { useRunStimuli, useUnreadableStimuliEnd } from '../test-page/useRunStimuli.js';
 import { CenteringGate } from './CenteringGate.js';
 import { CentreMark } from './CentreMark.js';
 import { EmotionModal } from './EmotionModal.js';
 import { ExplorePrompt } from './ExplorePrompt.js';
-import type { BubbleLayout } from './geometry.js';
 import { PairRatingModal } from './PairRatingModal.js';
 import { emotionValue, pairValue } from './payloads.js';
-import type { SampleStore } from './sampleStore.js';
 import { orderStimuli, readBubbleStimuli } from './stimuli.js';
-import { useBubbleTrials, type LayoutRef, type StimulusMapping } from './useBubbleTrials.js';
+import { useBubbleTrials, type BubbleStageWiring } from './useBubbleTrials.js';
 
-export interface BubbleTestProps {
-  controller: BubbleStageController | null;
-  samples: SampleStore;
-  mapping: StimulusMapping;
-  layout: LayoutRef;
-  onArea(area: BubbleLayout['area'] | null): void;
-  query: BubbleQuery;
-  freeTask: boolean;
-}
+export type BubbleTestProps = BubbleStageWiring;
 
 /**
  * The bubble Test phase (training or test): the DOM over the bubble stage — centering gate, the click hint, the
@@ -35,22 +23,11 @@ export function BubbleTest(props: BubbleTestProps) {
   const store = useGlimpseStore();
   const t = useStrings();
   const job = useGlimpse((s) => s.job)!;
-  const playlist = useGlimpse((s) => s.playlist);
-  const training = useGlimpse((s) => inTraining(s.flow));
-  const dispatch = useGlimpse((s) => s.dispatch);
-  const stimuli = useMemo(() => {
-    const list = readBubbleStimuli((training ? playlist?.stimulis_training : playlist?.stimulis) ?? []);
-    // rs=1 shuffles the test; the training keeps its order.
-    return list && orderStimuli(list, props.query.randomOrder && !training);
-  }, [training, playlist, props.query.randomOrder]);
-  const onDone = useCallback(() => dispatch({ type: 'TEST_DONE' }), [dispatch]);
+  const { training, stimuli: read, onDone } = useRunStimuli(readBubbleStimuli);
+  // rs=1 shuffles the test; the training keeps its order.
+  const stimuli = useMemo(() => read && orderStimuli(read, props.query.randomOrder && !training), [read, training, props.query.randomOrder]);
   const run = useBubbleTrials({ ...props, store, stimuli: stimuli ?? [], training, onDone });
-
-  useEffect(() => {
-    if (stimuli !== null) return;
-    console.log('the playlist does not hold bubble stimuli');
-    dispatch({ type: 'CONFIG_INCOMPATIBLE' });
-  }, [stimuli, dispatch]);
+  useUnreadableStimuliEnd('bubble', stimuli);
 
   const step = run.trial.step;
   const hideCursor = step.kind === 'ready' || step.kind === 'playing';

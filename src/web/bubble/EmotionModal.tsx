@@ -23,7 +23,7 @@ export function EmotionModal(props: { video: boolean; index: number; total: numb
   };
   const danger = missing && choice === null;
   return (
-    <div className="bubble-dialog bubble-emotion" role="dialog" id="bubble-emotion" style={{ top: dialogTop(window.innerHeight), ...emotionModalBox(props.questionAlongTest) }}>
+    <div className="floating-dialog bubble-dialog bubble-emotion" role="dialog" id="bubble-emotion" style={{ top: dialogTop(window.innerHeight), ...emotionModalBox(props.questionAlongTest) }}>
       <p className="vote-progress" id="bubble-emotion-progress">
         {fill(t.bubbleEmotionProgress, { type: props.video ? t.bubbleTypeVideo : t.bubbleTypeImage, index: props.index + 1, total: props.total })}
       </p>

@@ -5,7 +5,7 @@ import { dialogTop } from './modalLayout.js';
 export function ExplorePrompt({ onYes, onNo }: { onYes(): void; onNo(): void }) {
   const t = useStrings();
   return (
-    <div className="bubble-dialog" role="dialog" id="bubble-explore" style={{ top: dialogTop(window.innerHeight) }}>
+    <div className="floating-dialog bubble-dialog" role="dialog" id="bubble-explore" style={{ top: dialogTop(window.innerHeight) }}>
       <p>{t.bubbleExplore}</p>
       <div className="vote-buttons">
         <button id="bubble-explore-yes" type="button" onClick={onYes}>

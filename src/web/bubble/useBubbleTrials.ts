@@ -25,8 +25,8 @@ export type StimulusMapping = { current: (clientX: number, clientY: number) => {
 /** Where the canvas is (client px) and where the media is on it; the page places the stage host there. */
 export type LayoutRef = { current: BubbleLayout | null };
 
-export interface BubbleTrialsInput {
-  store: GlimpseStore;
+/** What the bubble page hands its Test phase: the stage, the pointer samples, the geometry refs, the query. */
+export interface BubbleStageWiring {
   controller: BubbleStageController | null;
   samples: SampleStore;
   mapping: StimulusMapping;
@@ -34,6 +34,10 @@ export interface BubbleTrialsInput {
   onArea(area: BubbleLayout['area'] | null): void;
   query: BubbleQuery;
   freeTask: boolean;
+}
+
+export interface BubbleTrialsInput extends BubbleStageWiring {
+  store: GlimpseStore;
   stimuli: BubblePlaylistStimulus[];
   training: boolean;
   onDone(): void;

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo } from 'react';
-import { inTraining } from '../flow/phases.js';
+import { useEffect } from 'react';
 import { useGlimpse, useGlimpseStore } from '../flow/StoreContext.js';
 import { fill } from '../i18n/format.js';
 import { useFullscreenCheck } from '../screens/useFullscreen.js';
 import { useStrings } from '../screens/useStrings.js';
 import type { StageController } from '../stage/types.js';
+import { useRunStimuli, useUnreadableStimuliEnd } from '../test-page/useRunStimuli.js';
 import { expectedEmotionIndex } from './answers.js';
 import { AnswerPanel } from './AnswerPanel.js';
 import type { TrialPosition } from './progressTracker.js';
@@ -25,20 +25,10 @@ export function PiifaceTest({ controller, position }: PiifaceTestProps) {
   const store = useGlimpseStore();
   const t = useStrings();
   const job = useGlimpse((s) => s.job)!;
-  const playlist = useGlimpse((s) => s.playlist);
-  const training = useGlimpse((s) => inTraining(s.flow));
-  const dispatch = useGlimpse((s) => s.dispatch);
   const { fullscreen } = useFullscreenCheck();
-  const stimuli = useMemo(() => readPiifaceStimuli((training ? playlist?.stimulis_training : playlist?.stimulis) ?? []), [training, playlist]);
-  const onDone = useCallback(() => dispatch({ type: 'TEST_DONE' }), [dispatch]);
+  const { training, stimuli, onDone } = useRunStimuli(readPiifaceStimuli);
   const run = useFaceTrials({ store, stimuli: stimuli ?? [], training, controller, onDone });
-
-  useEffect(() => {
-    if (stimuli === null) {
-      console.log('the playlist does not hold piiface stimuli');
-      dispatch({ type: 'CONFIG_INCOMPATIBLE' });
-    } else if (stimuli.length === 0) onDone();
-  }, [stimuli, onDone, dispatch]);
+  useUnreadableStimuliEnd('piiface', stimuli, onDone);
 
   const total = stimuli?.length ?? 0;
   useEffect(() => {

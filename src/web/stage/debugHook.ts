@@ -1,6 +1,7 @@
 /**
- * `window.__glimpseStage`: a read-only probe for e2e tests and benchmarks (documented in README.md).
- * Installed by the mounted stage once its refresh is measured, removed when it unmounts.
+ * The read-only window probes for e2e tests and benchmarks (documented in README.md): `window.__glimpseStage`
+ * (the stage) and `window.__glimpseBubble` (the bubble stage, stage/bubble/debugHook.ts). Installed by the mounted
+ * engine once its refresh is measured, removed when it unmounts.
  */
 import type { PresentationRecord } from './types';
 
@@ -25,9 +26,19 @@ declare global {
   }
 }
 
-export function installDebugHook(hook: GlimpseStageDebug): () => void {
-  window.__glimpseStage = hook;
+/** The window properties that hold a debug hook. */
+export type DebugHookKey = '__glimpseStage' | '__glimpseBubble';
+
+/** Sets `window[key]`; the returned function removes it unless another engine has replaced it since. */
+export function installDebugHook<K extends DebugHookKey>(key: K, hook: NonNullable<Window[K]>): () => void {
+  const slots = window as Partial<Record<K, unknown>>;
+  slots[key] = hook;
   return () => {
-    if (window.__glimpseStage === hook) delete window.__glimpseStage;
+    if (slots[key] === hook) delete slots[key];
   };
+}
+
+/** `base` with the properties of `extra` added; getters stay getters, so the fields stay live. */
+export function withDebugFields<B extends object, E extends object>(base: B, extra: E): B & E {
+  return Object.defineProperties(base, Object.getOwnPropertyDescriptors(extra)) as B & E;
 }

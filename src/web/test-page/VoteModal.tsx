@@ -10,7 +10,7 @@ export function VoteModal({ index, total, children }: { index: number; total: nu
   const phone = useGlimpse((s) => s.query.phone);
   const top = voteModalTop({ phone, portrait: window.innerHeight >= window.innerWidth, innerHeight: window.innerHeight, outerHeight: window.outerHeight });
   return (
-    <div className="vote-modal" role="dialog" id="vote-modal" style={{ top }}>
+    <div className="floating-dialog vote-modal" role="dialog" id="vote-modal" style={{ top }}>
       <p className="vote-progress">{fill(t.voteProgress, { index: index + 1, total })}</p>
       {children}
     </div>

@@ -4,9 +4,9 @@ import type { GlimpseStore } from '../flow/store.js';
 import { preloadJourneyScreens } from './PhaseView.js';
 
 /**
- * What a participant page does once mounted (the generic test page, the piiface page; the bubble page does the
- * same): fetch the journey's first screens ahead, log the interaction, send the session logs once (or by beacon
- * when the page closes early), and ask for the job. `runnable` false (a protocol without a module) goes straight
+ * What a participant page does once mounted (the generic test page, the piiface and bubble pages): fetch the
+ * journey's first screens ahead, log the interaction, send the session logs once (or by beacon when the page closes
+ * early), and ask for the job. `runnable` false (a protocol without a module) goes straight
  * to the incompatible-configuration screen without asking for the job.
  */
 export function useJourneyStart(store: GlimpseStore, runnable = true): void {
