@@ -1,4 +1,4 @@
-import { close, fdatasync, fstat, fsync, open } from 'node:fs';
+import { close, fdatasync, fsync, open } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { HttpError } from '../errors.js';
@@ -12,22 +12,18 @@ export interface WalFileOps {
   open(path: string): Promise<number>;
   /** Flushes the file's data (and the size needed to read it back) to stable storage. */
   datasync(fd: number): Promise<void>;
-  /** Whether the file behind `fd` still has a name (SQLite deletes the WAL when its last connection closes). */
-  linked(fd: number): Promise<boolean>;
   /** Makes the directory entries of the folder durable (the WAL's and the database file's names). */
   syncDirectory(path: string): Promise<void>;
   close(fd: number): Promise<void>;
 }
 
 const openAsync = promisify(open);
-const fstatAsync = promisify(fstat);
 const fsyncAsync = promisify(fsync);
 const closeAsync = promisify(close);
 
 export const realWalFileOps: WalFileOps = {
   open: (path) => openAsync(path, 'r'),
   datasync: promisify(fdatasync),
-  linked: async (fd) => (await fstatAsync(fd)).nlink > 0,
   async syncDirectory(path) {
     const fd = await openAsync(path, 'r');
     try {
@@ -49,15 +45,14 @@ export const notDurable = (message: string) => new HttpError(503, 'STORAGE_UNAVA
  * GroupCommit then awaits `afterCommit()`, which resolves once an fdatasync that STARTED after that commit has
  * finished: fdatasync through any descriptor of a file flushes all of that file's dirty pages, so the commit's
  * frames and every earlier commit's are on disk before anything is acknowledged. The sync runs on the thread
- * pool, so the event loop keeps parsing requests and committing the next batch meanwhile; one sync at a time,
- * and every commit that lands while one runs shares the next (a group sync).
+ * pool, so the event loop keeps parsing requests meanwhile; one sync at a time: the writes that arrive while one
+ * runs are committed together when it ends (GroupCommit) and share the next one.
  *
  * The descriptor is opened once (the WAL exists after the first commit) and kept: checkpoints restart the WAL
  * (rewrite it from the start) or truncate it, always the same file. A descriptor kept open also sees every
- * writeback error of the file from then on (Linux reports it to each open descriptor). SQLite deletes the WAL
- * only when its last connection closes, after checkpointing it into the synced database file; the server's own
- * connection stays open, but if the file we sync has lost its name anyway, the commits went to a new WAL: it is
- * opened and synced before acknowledging.
+ * writeback error of the file from then on (Linux reports it to each open descriptor). SQLite deletes the WAL only
+ * when a connection closes while holding the database's EXCLUSIVE lock, i.e. when it is the last one: never while
+ * the storage is open (its checkpointer's connection closes last, after this descriptor).
  *
  * Failures: if the WAL cannot be opened, the batch is refused (503) and the next one tries again. If fdatasync
  * fails, the kernel may already have dropped the unwritten pages and would not report it twice ("fsyncgate"), and
@@ -88,6 +83,11 @@ export class WalSync {
     return this.broken;
   }
 
+  /** The sync in progress, if any. */
+  get syncing(): Promise<void> | null {
+    return this.inFlight;
+  }
+
   /** Call right after a COMMIT returned; resolves when that commit is on disk, rejects if it cannot be made so. */
   async afterCommit(): Promise<void> {
     const commit = ++this.committed;
@@ -111,19 +111,13 @@ export class WalSync {
   /** Syncs the WAL; covers every commit made before it started. */
   private async syncAll(): Promise<void> {
     const covers = this.committed;
-    for (;;) {
-      const fd = await this.walDescriptor();
-      try {
-        await this.ops.datasync(fd);
-      } catch (error) {
-        this.broken = notDurable('the database could not be written to disk; no write is accepted until the server is restarted');
-        console.error(`!!! GLIMPSE STORAGE: fdatasync of ${this.walPath} failed (${(error as Error).message}). Writes committed since the last successful sync may be lost; every write is refused from now on. Check the disk, then restart the server.`);
-        throw this.broken;
-      }
-      if (await this.ops.linked(fd).catch(() => true)) break;
-      // Deleted after a full checkpoint (its commits are in the synced database file); newer commits are in a new WAL.
-      this.fd = null;
-      await this.ops.close(fd).catch(() => undefined);
+    const fd = await this.walDescriptor();
+    try {
+      await this.ops.datasync(fd);
+    } catch (error) {
+      this.broken = notDurable('the database could not be written to disk; no write is accepted until the server is restarted');
+      console.error(`!!! GLIMPSE STORAGE: fdatasync of ${this.walPath} failed (${(error as Error).message}). Writes committed since the last successful sync may be lost; every write is refused from now on. Check the disk, then restart the server.`);
+      throw this.broken;
     }
     this.durable = Math.max(this.durable, covers);
   }
