@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startServer } from '../../src/server/start.js';
+import { jobFields } from '../../tests/server/helpers/job-fields.js';
 
 export const SESSIONS = 100;
 export const STIMULI = 200;
@@ -40,21 +41,7 @@ async function glimpse(databaseUrl: string): Promise<void> {
     JSON.stringify({
       id: 'bench',
       media: FIXTURE_MEDIA,
-      job: {
-        question: 'Which is better?',
-        welcomeTitle: 'Bench',
-        welcomeMsg: 'Bench',
-        instructionTitle: 'Bench',
-        instructionMsg: 'Bench',
-        subjectiveProtocol: 'pair_comparison',
-        targetScreenSizeHeight: 600,
-        targetScreenSizeWidth: 800,
-        maxScreenSizeHeight: 4320,
-        maxScreenSizeWidth: 7680,
-        requestFullScreen: 0,
-        category_id: 1,
-        backgroundColor: '#808080',
-      },
+      job: jobFields('pair_comparison'),
       playlists: [{ stimuli: Array.from({ length: STIMULI }, (_, i) => ({ sourceA: 'red.png', sourceB: 'green.png', reversed: i % 2 === 1 })) }],
     }),
   );

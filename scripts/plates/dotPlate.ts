@@ -6,6 +6,8 @@
  * Everything here is pure and seeded, so the committed PNGs are reproducible byte for byte.
  */
 
+import { seededRandom } from '../../src/server/demo/scenes/svg.js';
+
 export interface Dot {
   x: number;
   y: number;
@@ -13,18 +15,6 @@ export interface Dot {
   figure: boolean;
   /** sRGB hex colour, e.g. #d2773c */
   fill: string;
-}
-
-/** Small, fast, seedable PRNG (mulberry32); Math.random cannot be seeded. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** CIELAB (D65) to an sRGB hex string, clamped into gamut. */

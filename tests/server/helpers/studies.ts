@@ -4,31 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import type { JobFields } from '../../../src/contract/job.js';
 import type { Protocol } from '../../../src/contract/protocols.js';
+export { jobFields } from './job-fields.js';
+import { jobFields } from './job-fields.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 export const FIXTURE_MEDIA = join(FIXTURES, 'media');
 export const PAIR_STUDY = join(FIXTURES, 'pair-study.json');
-
-export function jobFields(protocol: Protocol, extra: Partial<JobFields> = {}): JobFields {
-  return {
-    question: 'Rate the quality',
-    welcomeTitle: 'Welcome',
-    welcomeMsg: '<p>Hello</p>',
-    instructionTitle: 'Instructions',
-    instructionMsg: '<p>Do your best</p>',
-    subjectiveProtocol: protocol,
-    targetScreenSizeHeight: 600,
-    targetScreenSizeWidth: 800,
-    maxScreenSizeHeight: 4320,
-    maxScreenSizeWidth: 7680,
-    requestFullScreen: 0,
-    category_id: 1,
-    backgroundColor: '#808080',
-    ...extra,
-  };
-}
 
 const bubbleSide = (source: string) => ({ source, height: 18, width: 32, blur: 4, radius: 6 });
 
