@@ -1,14 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+
+// One source for the app version (SPEC §7 compares it with /meta.json's): package.json, injected into the bundle.
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 // The web app builds to dist/web; the Fastify server serves it (index.html for every non-API route).
 export default defineConfig({
   plugins: [react()],
+  define: { __APP_VERSION__: JSON.stringify(version) },
   publicDir: 'public',
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps in production unless asked for (GLIMPSE_SOURCEMAPS=1): they publish the source.
+    sourcemap: process.env.GLIMPSE_SOURCEMAPS === '1',
     chunkSizeWarningLimit: 2000,
   },
   server: {

@@ -4,7 +4,7 @@
  * --videos re-encodes every referenced demo video with ffmpeg (they are committed: commit the new files).
  */
 import { resolve } from 'node:path';
-import { ensureDemoMedia } from '../src/server/demo/index.js';
+import { ensureDemoMedia } from './demo/index.js';
 
 const args = process.argv.slice(2);
 const regenerateVideos = args.includes('--videos');

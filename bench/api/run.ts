@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
-import { createPgSchema } from '../../tests/server/helpers/pg-schema.js';
+import { createPgSchema } from '../../testkit/pg-schema.js';
 
 const CONNECTIONS = 100;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startServer } from '../../src/server/start.js';
-import { jobFields } from '../../tests/server/helpers/job-fields.js';
+import { jobFields } from '../../testkit/job-fields.js';
+import { countRows } from '../../testkit/rows.js';
 
 export const SESSIONS = 100;
 export const STIMULI = 200;
@@ -60,8 +61,7 @@ async function glimpse(databaseUrl: string): Promise<void> {
   console.log(JSON.stringify({ url: server.url, dialect: server.storage.dialect, sessions, stimuli }));
   await commands({
     count: async () => {
-      const row = await server.storage.db.selectFrom('ratings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      return { ratings: Number(row.n) };
+      return { ratings: await countRows(server.storage, 'ratings') };
     },
     close: async () => {
       await server.close();

@@ -1,6 +1,6 @@
 /**
  * The three bubble implementations of the benchmark, run in the page on the same image and pointer path:
- *   (a) ours: BubbleEngine (blur once into a texture, one mixing shader per frame), driven by a manual clock so
+ *   (a) ours: the StageEngine's bubble item (blur once into a texture, one mixing shader per frame), driven by a manual clock so
  *       each frame can be timed alone;
  *   (b) PixiJS BlurFilter on the image every frame, under a sharp copy masked by a circular Graphics mask;
  *   (c) CSS: an <img> with filter: blur() under a sharp <img> with clip-path: circle() moved per frame.
@@ -9,14 +9,13 @@
  * node side (run.ts), which applies a pointer position (`step`) and then waits for a composited frame (a 1-pixel
  * CDP screenshot), so the browser's raster and compositing are counted for every method alike.
  */
-import { Application, BlurFilter, Graphics, ImageSource, Sprite, Texture } from 'pixi.js';
+import { Application, BlurFilter, Container, Graphics, ImageSource, Sprite, Texture } from 'pixi.js';
 import type { WebGLRenderer } from 'pixi.js';
-import { BubbleEngine } from '../../src/web/stage/bubble/bubbleEngine';
 import { blurPlan } from '../../src/web/stage/bubble/blurPlan';
 import { GpuGaussianBlur } from '../../src/web/stage/bubble/gpuBlur';
-import type { BubbleView } from '../../src/web/stage/bubble/types';
 import type { FrameScheduler } from '../../src/web/stage/frameClock';
-import type { LoadedMedia } from '../../src/web/stage/types';
+import { StageEngine } from '../../src/web/stage/stageEngine';
+import type { LoadedMedia, StageItem } from '../../src/web/stage/types';
 import { figures } from './figures';
 import type { CostFigures, Point, Setup } from './figures';
 
@@ -37,7 +36,7 @@ function host(id: string, width: number, height: number): HTMLElement {
   return el;
 }
 
-/** `preserveDrawingBuffer` as BubbleStage creates it for (a); Pixi's default (false) for (b). */
+/** `preserveDrawingBuffer` as <Stage> creates it for (a); Pixi's default (false) for (b). */
 async function pixiApp(parent: HTMLElement, width: number, height: number, preserveDrawingBuffer = false): Promise<Application> {
   const app = new Application();
   await app.init({ preference: 'webgl', autoStart: false, sharedTicker: false, width, height, resolution: 1, antialias: false, background: '#808080', eventFeatures: NO_PIXI_EVENTS, preserveDrawingBuffer });
@@ -53,7 +52,9 @@ async function ours(media: Map<string, LoadedMedia>, setup: Setup) {
   let pending: ((t: number) => void) | null = null;
   const scheduler: FrameScheduler = { request: (cb) => ((pending = cb), 1), cancel: () => void (pending = null) };
   let pointer: Point = { x: setup.width / 2, y: setup.height / 2 };
-  const engine = new BubbleEngine({ app, host: parent, lookup: (n) => media.get(n), background: '#808080', pointer: () => pointer, scheduler });
+  const root = new Container();
+  app.stage.addChild(root);
+  const engine = new StageEngine({ app, root, host: parent, lookup: (n) => media.get(n), background: '#808080', pointer: () => pointer, scheduler });
   let clock = 0;
   const tick = (t = (clock += 1000 / 60)) => {
     const cb = pending;
@@ -70,14 +71,26 @@ async function ours(media: Map<string, LoadedMedia>, setup: Setup) {
     return promise;
   };
   await until(engine.start());
-  const view: BubbleView = { media: setup.image, rect: { x: 0, y: 0, width: setup.width, height: setup.height }, sigma: setup.sigma, radius: setup.radius };
-  await until(engine.show(view));
+  // A view stays on screen as a 'hold' step until the next one is shown (the previous play ended first).
+  let holding: Promise<unknown> = Promise.resolve();
+  const show = async (item: StageItem) => {
+    engine.clear();
+    await until(holding);
+    let drawn = () => {};
+    const onset = new Promise<void>((resolve) => (drawn = resolve));
+    // The hold ends with the next clear or with destroy() (which rejects it): either is the expected end.
+    holding = engine.play([{ label: 'view', items: [item], end: { kind: 'hold' } }], { onOnset: () => drawn() }).catch(() => undefined);
+    await until(onset);
+  };
+  const view: StageItem = { media: setup.image, rect: { x: 0, y: 0, width: setup.width, height: setup.height }, bubble: { sigma: setup.sigma, radius: setup.radius } };
+  await show(view);
   const gl = (app.renderer as WebGLRenderer).gl as WebGL2RenderingContext;
   return {
     app,
     gl,
     engine,
     view,
+    show,
     until,
     setPointer: (p: Point) => (pointer = p),
     tick,
@@ -249,7 +262,7 @@ export function benchConditions(media: Map<string, LoadedMedia>) {
      */
     async costOursSigmas(setup: Setup, sigmas: number[], path: Point[], blockFrames = 10): Promise<Record<string, CostFigures>> {
       const run = await ours(media, setup);
-      const views = sigmas.map((sigma) => ({ ...run.view, sigma }));
+      const views = sigmas.map((sigma) => ({ ...run.view, bubble: { ...run.view.bubble!, sigma } }));
       await run.until(run.engine.prepare(views));
       const pixel = new Uint8Array(4);
       const samples: number[][] = sigmas.map(() => []);
@@ -258,7 +271,7 @@ export function benchConditions(media: Map<string, LoadedMedia>) {
         const order = views.map((_, i) => i);
         if (k % 2 === 1) order.reverse();
         for (const i of order) {
-          await run.until(run.engine.show(views[i]!));
+          await run.show(views[i]!);
           syncGpu(run.gl, pixel);
           const t0 = performance.now();
           for (let f = 0; f < blockFrames; f++) {

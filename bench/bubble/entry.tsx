@@ -1,39 +1,30 @@
 /**
- * Bubble bench page: mounts the real <BubbleStage> (lazily, as the bubble page does) with the pointer taken from
- * real pointer events (coalesced samples, as the page does), and exposes `window.__bubbleBench` to the pixel test
+ * Bubble bench page: mounts the real <Stage> (lazily, as the participant page does), whose bubble window follows
+ * real pointer events, and exposes `window.__bubbleBench` to the pixel test
  * (src/web/stage/bubble/bubble.pixel.browser.test.ts) and to the benchmark (run.ts, through conditions.ts).
  */
 import { lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { BubbleStageController, BubbleStep, BubbleView } from '../../src/web/stage/bubble/types';
-import type { PresentationRecord } from '../../src/web/stage/types';
+import type { PresentationRecord, PresentationStep, StageController, StageItem } from '../../src/web/stage/types';
 import { recordVideo } from '../timing/testMedia';
 import type { LoadedMedia } from '../../src/web/stage/types';
 import { benchConditions } from './conditions';
 import { makePhotoLike, makePixelTarget } from './testImages';
 
-const BubbleStage = lazy(() => import('../../src/web/stage/bubble/BubbleStage'));
+const Stage = lazy(() => import('../../src/web/stage/Stage'));
 
 const media = new Map<string, LoadedMedia>();
 const stageElement = document.getElementById('stage')!;
-/** Latest pointer sample, client px. */
-let latest: { x: number; y: number } | null = null;
 /** Pointer events seen: client position, timeStamp, and the stage frame count when it arrived. */
 const pointerLog: Array<{ x: number; y: number; t: number; frameCount: number }> = [];
 
 window.addEventListener('pointermove', (event) => {
-  const samples = event.getCoalescedEvents?.() ?? [];
-  for (const e of samples.length > 0 ? samples : [event]) latest = { x: e.clientX, y: e.clientY };
-  pointerLog.push({ x: event.clientX, y: event.clientY, t: event.timeStamp, frameCount: window.__glimpseBubble?.frameCount ?? -1 });
+  pointerLog.push({ x: event.clientX, y: event.clientY, t: event.timeStamp, frameCount: window.__glimpseStage?.frameCount ?? -1 });
 });
 
-function pointerOnCanvas(): { x: number; y: number } | null {
-  if (!latest) return null;
-  const rect = stageElement.getBoundingClientRect();
-  return { x: latest.x - rect.left, y: latest.y - rect.top };
-}
-
-let ready: Promise<BubbleStageController> | null = null;
+let ready: Promise<StageController> | null = null;
+/** The play that keeps a view on screen (a hold step), ended before the next one. */
+let shown: Promise<unknown> = Promise.resolve();
 
 const bench = {
   /** Mount the stage in a width x height box at the page's top-left; resolves when it is ready. */
@@ -43,7 +34,7 @@ const bench = {
     ready ??= new Promise((resolve) => {
       createRoot(stageElement).render(
         <Suspense fallback={null}>
-          <BubbleStage media={(name) => media.get(name)} background="#808080" pointer={pointerOnCanvas} onReady={resolve} />
+          <Stage media={(name) => media.get(name)} background="#808080" onReady={resolve} />
         </Suspense>,
       );
     });
@@ -64,13 +55,20 @@ const bench = {
   },
   /** Start a play() and keep its promise (tests probe pixels while it runs). */
   playing: null as Promise<PresentationRecord[]> | null,
-  async startPlay(steps: BubbleStep[]): Promise<void> {
+  async startPlay(steps: PresentationStep[]): Promise<void> {
     const c = await ready!;
+    c.clear();
+    await shown;
     bench.playing = c.play(steps);
   },
-  async show(view: BubbleView): Promise<void> {
+  /** Keep a bubble item on screen (until the next show, play or clear); resolves once it is drawn. */
+  async show(item: StageItem): Promise<void> {
     const c = await ready!;
-    await c.show(view);
+    c.clear();
+    await shown;
+    await new Promise<void>((drawn) => {
+      shown = c.play([{ label: 'show', items: [item], end: { kind: 'hold' } }], { onOnset: () => drawn() }).catch(() => undefined);
+    });
   },
   async clear(): Promise<void> {
     (await ready!).clear();

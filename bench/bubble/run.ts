@@ -46,13 +46,13 @@ const roundFigures = (f: CostFigures) => ({ frames: f.frames, meanMs: round(f.me
 
 async function latencyOurs(page: Page, width: number, height: number, moves: Point[]): Promise<number[]> {
   await page.evaluate(([w, h]) => window.__bubbleBench.mount(w, h), [width, height]);
-  await page.evaluate((view) => window.__bubbleBench.show(view), { media: 'photo.png', rect: { x: 0, y: 0, width, height }, sigma: SIGMA, radius: height / 8 });
+  await page.evaluate((view) => window.__bubbleBench.show(view), { media: 'photo.png', rect: { x: 0, y: 0, width, height }, bubble: { sigma: SIGMA, radius: height / 8 } });
   const frames: number[] = [];
   for (const p of moves) {
     await page.mouse.move(p.x, p.y);
     frames.push(
       await page.evaluate(async ([x, y]) => {
-        const hook = window.__glimpseBubble!;
+        const hook = window.__glimpseStage!;
         while (!(hook.drawn && hook.drawn.x === x && hook.drawn.y === y)) await new Promise((r) => requestAnimationFrame(r));
         const event = [...window.__bubbleBench.pointerLog].reverse().find((e) => e.x === x && e.y === y)!;
         return hook.drawn.frame - event.frameCount;

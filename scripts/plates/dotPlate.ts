@@ -6,7 +6,7 @@
  * Everything here is pure and seeded, so the committed PNGs are reproducible byte for byte.
  */
 
-import { seededRandom } from '../../src/server/demo/scenes/svg.js';
+import { seededRandom } from '../demo/scenes/svg.js';
 
 export interface Dot {
   x: number;

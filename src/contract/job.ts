@@ -1,12 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ALL_PROTOCOLS } from './protocols.js';
 
 const Int = (opts: object = {}) => Type.Integer(opts);
 
 /**
  * Job fields of SPEC §3, as written in a study file and served by GET /api/jobs/{id}.
  * Optional extensions (not in the spec, documented in README): displayMs, largeLoading, coloredScale,
- * completionUrl, visualTests, instructionPages.
+ * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice.
  */
 export const JobFields = Type.Object(
   {
@@ -15,7 +14,8 @@ export const JobFields = Type.Object(
     welcomeMsg: Type.String({ maxLength: 50_000 }),
     instructionTitle: Type.String({ maxLength: 500 }),
     instructionMsg: Type.String({ maxLength: 50_000 }),
-    subjectiveProtocol: Type.Union(ALL_PROTOCOLS.map((p) => Type.Literal(p))),
+    /** A protocol of the registry (src/protocols/registry.ts); the importer checks the name. */
+    subjectiveProtocol: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }),
     targetScreenSizeHeight: Int({ minimum: 0, maximum: 20000 }),
     targetScreenSizeWidth: Int({ minimum: 0, maximum: 20000 }),
     maxScreenSizeHeight: Int({ minimum: 0, maximum: 20000 }),
@@ -36,6 +36,13 @@ export const JobFields = Type.Object(
     visualTests: Type.Optional(Type.Array(Type.Union([Type.Literal('acuity'), Type.Literal('color')]), { maxItems: 2 })),
     /** Extension: extra instruction pages (HTML), shown after instructionMsg. */
     instructionPages: Type.Optional(Type.Array(Type.String({ maxLength: 50_000 }), { maxItems: 20 })),
+    /** Extension: the test instructions shown once the training is over (HTML); default, a short built-in page. */
+    afterTrainingMsg: Type.Optional(Type.String({ maxLength: 50_000 })),
+    /**
+     * Extension: honour `playlist_id` from any participant link (a lab assigning playlists by hand). Without it only
+     * a signed link (`cli link`) chooses the playlist, so outsiders cannot steer the balancing.
+     */
+    allowPlaylistChoice: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -24,7 +24,85 @@ export const BcheckBody = Type.Object(
 );
 export type BcheckBody = Static<typeof BcheckBody>;
 
-/** logs: free text up to 256 KiB; the web client puts its JSON timing records here. */
+// --- Frame-timing records (README "Frame-accurate timing"): what was asked and what the display showed --------
+
+const Ms = Type.Number();
+const Frames = Type.Integer({ minimum: 0, maximum: 10_000_000 });
+const MaybeMs = Type.Union([Type.Number(), Type.Null()]);
+
+export const VideoFrameRecord = Type.Object(
+  {
+    media: Type.String({ maxLength: 1000 }),
+    presentedFrames: Frames,
+    firstMediaTime: MaybeMs,
+    lastMediaTime: MaybeMs,
+    firstExpectedDisplayTime: MaybeMs,
+    lastExpectedDisplayTime: MaybeMs,
+  },
+  { additionalProperties: false },
+);
+
+/** One presentation step as the stage timed it ("call on flip"; stage/types.ts PresentationRecord). */
+export const PresentationRecord = Type.Object(
+  {
+    label: Type.String({ maxLength: 50 }),
+    media: Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 16 }),
+    /** Frames the step was asked to last; null when it lasts until an answer (hold) or a video's end. */
+    requestedFrames: Type.Union([Frames, Type.Null()]),
+    shownFrames: Frames,
+    onsetMs: Ms,
+    offsetMs: Ms,
+    droppedFrames: Frames,
+    refreshMs: Type.Number({ minimum: 0 }),
+    videos: Type.Optional(Type.Array(VideoFrameRecord, { maxItems: 16 })),
+    endedBy: Type.Optional(Type.Union(['duration', 'video-end', 'click', 'answer', 'abort'].map((k) => Type.Literal(k)))),
+    renderedFrames: Type.Optional(Frames),
+    drops: Type.Optional(Type.Array(Type.Object({ atMs: Ms, intervalMs: Ms }, { additionalProperties: false }), { maxItems: 10_000 })),
+    renderDoneMs: Type.Optional(Ms),
+    clickMs: Type.Optional(Ms),
+    /** The factor the media was drawn at when the layout had to shrink it to fit the window (bubble). */
+    scale: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type PresentationRecordBody = Static<typeof PresentationRecord>;
+
+/**
+ * The one versioned timing envelope of every answer (the `timing` field of a rating or a bubble screening): the
+ * stage records of every play of the stimulus that led to it (the first play, replays and repetitions), with what
+ * the page knew when it was answered.
+ */
+export const TimingEnvelope = Type.Object(
+  {
+    v: Type.Literal(2),
+    /** One list of step records per play, in order. */
+    plays: Type.Array(Type.Array(PresentationRecord, { maxItems: 64 }), { maxItems: 1000 }),
+    /** The stage's measured refresh period, ms. */
+    refreshMs: MaybeMs,
+    /** performance.timeOrigin: add it to the records' times to get epoch ms. */
+    timeOrigin: Type.Number({ minimum: 0 }),
+    /** The window sizes when the answer was given (the size text of `logs`, in full). */
+    window: Type.Object(
+      { inner: Size, outer: Size, screen: Size, available: Size, document: Size, zoom: Type.Number(), isfullScreen: Type.Boolean() },
+      { additionalProperties: false },
+    ),
+    /** performance.now() when the answer was given (same clock as the records): the trial's answer time. */
+    answeredMs: Type.Optional(Ms),
+    /** Protocol extras, e.g. the bubble page's order in task {oit: 2}. */
+    extras: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,40}$' }), Type.Union([Type.String({ maxLength: 500 }), Type.Number()]))),
+    /** Why a stimulus could not be shown (a media failed to load, decode or play): researchers exclude such trials. */
+    mediaError: Type.Optional(Type.String({ maxLength: 2000 })),
+    /** Older plays were dropped to stay under the size cap (the play count stays in nbReplay). */
+    truncated: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type TimingEnvelope = Static<typeof TimingEnvelope>;
+
+/**
+ * logs: the SPEC §3 window-size text (`inner:WxH;outer:WxH;screen:WxH;fullscreen:0|1`, then `key:value` extras);
+ * timing: the frame-timing envelope (optional: scripts and older pages may post without it).
+ */
 export const RatingBody = Type.Object(
   {
     stimuli_id: Id,
@@ -33,6 +111,7 @@ export const RatingBody = Type.Object(
     value: Type.Number(),
     nbReplay: Type.Integer({ minimum: 0, maximum: 100000 }),
     logs: Type.Union([Type.String({ maxLength: 262144 }), Type.Null()]),
+    timing: Type.Optional(TimingEnvelope),
   },
   { additionalProperties: false },
 );
@@ -59,6 +138,8 @@ export const BubbleScreeningBody = Type.Object(
     ),
     screening_no: Type.Integer({ minimum: 0, maximum: 100000 }),
     logs: Type.Null(),
+    /** The timing of the play these samples were recorded in (one play). */
+    timing: Type.Optional(TimingEnvelope),
   },
   { additionalProperties: false },
 );
@@ -157,6 +238,12 @@ export const ConsentBody = Type.Object(
   { additionalProperties: false },
 );
 export type ConsentBody = Static<typeof ConsentBody>;
+
+/**
+ * Header the page sends with its large posts (mouse logs, session logs): the server checks the session before it
+ * reads the body. Required above 1 MiB.
+ */
+export const SESSION_TOKEN_HEADER = 'glimpse-session-token';
 
 /** Header the web client sends with every rating/screening post; a retry reuses it, so no duplicate is stored. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -30,21 +30,23 @@ export interface PiifacePlaylistStimulus {
   type: string;
   source: string;
 }
-export type AnyPlaylistStimulus = PlaylistStimulus | BubblePlaylistStimulus | PiifacePlaylistStimulus;
-
-/** Stimulus id whatever its spelling (stimuliId generic, stimuli_id bubble/piiface). */
-export function stimulusIdOf(s: AnyPlaylistStimulus): number {
-  return 'stimuliId' in s ? s.stimuliId : s.stimuli_id;
-}
-
 /** Playlist answer of SPEC §7. session_id/sessionToken are null for an MTurk preview. */
-export interface PlaylistResponse<S = AnyPlaylistStimulus> {
+export interface PlaylistResponse<S = unknown> {
   jobId: string;
   playlistId: number;
   stimulis: S[];
   stimulis_training: S[];
   mediaRessources: string[];
+  /** Extension: the size in bytes of each mediaRessources entry (null when unknown), so loading knows its total. */
+  mediaSizes?: Array<number | null>;
   session_id: number | null;
   sessionToken: string | null;
   type: string;
+  /** Extension: this participant's unfinished session was given back (a reload, a second tab). */
+  resumed?: boolean;
+  /** Extension: test stimuli of the session already answered; the page goes on from the first one not in it. */
+  answered_stimuli?: number[];
 }
+
+/** Header of the playlist call: the session token the page kept (anonymous participants resume with it). */
+export const RESUME_TOKEN_HEADER = 'glimpse-resume-token';

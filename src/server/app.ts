@@ -1,4 +1,12 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../protocols/registry.js';
+import type { ProtocolDefinition } from '../protocols/types.js';
+import { badText, badTextPath, JsonWorkerPool } from './body/json-pool.js';
+import { HttpError } from './errors.js';
+import { DEFAULT_RATE_LIMITS, registerSecurity, type RateLimits } from './plugins/security.js';
+import { registerConsoleAuth } from './console/auth.js';
+import { consoleDataRoutes } from './console/data-routes.js';
+import { consoleJobRoutes } from './console/job-routes.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { answerRoutes } from './routes/answers.js';
@@ -10,6 +18,7 @@ import { metaRoutes } from './routes/meta.js';
 import { playlistRoutes } from './routes/playlists.js';
 import { sessionLogRoutes } from './routes/session-logs.js';
 import { sessionRoutes } from './routes/sessions.js';
+import type { StoredJob } from './storage/jobs.js';
 import type { Storage } from './storage/types.js';
 
 export interface AppOptions {
@@ -21,12 +30,31 @@ export interface AppOptions {
   sessionLeaseMinutes?: number;
   /** Developer answer the acuity test also accepts; its SHA-256 goes into index.html (null/absent = none). */
   acuityBypass?: string | null;
+  /** Key of signed participant links choosing a playlist (null/absent: only jobs with allowPlaylistChoice honour one). */
+  linkSecret?: string | null;
+  /** Per-address limits on session creation and consent forms (default DEFAULT_RATE_LIMITS); false = none. */
+  rateLimits?: RateLimits | false;
+  /** Whole-request timeout, ms (a slow client is cut off; default 120 s). */
+  requestTimeoutMs?: number;
+  /** A connection idle this long is closed, ms (default 60 s). */
+  idleTimeoutMs?: number;
+  /** Base of participant links shown in the console (default: the request's host). */
+  publicUrl?: string | null;
+  /** Largest study zip the console takes, bytes (default 2 GiB). */
+  uploadLimitBytes?: number;
   logger?: boolean;
+  /** The protocol table (default: the registry; tests add throwaway protocols). */
+  protocols?: ProtocolRegistry;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     storage: Storage;
+    protocols: ProtocolRegistry;
+    /** Parses and validates large bodies off the event loop (body/json-pool.ts). */
+    jsonPool: JsonWorkerPool;
+    /** The definition of a stored job's protocol (null for a name the table does not know). */
+    protocolOf(job: StoredJob): ProtocolDefinition | null;
   }
 }
 
@@ -37,27 +65,60 @@ declare module 'fastify' {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    // Bodies are validated as sent: no stripping of unknown fields, no type coercion, every error reported.
-    // verbose: errors carry their schema, so a union reports "must be one of ..." (errors.ts).
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, verbose: true } },
+    // Bodies are validated as sent: no stripping of unknown fields, no type coercion. Fail fast: the first error
+    // refuses a body (collecting every error of a junk body took seconds). verbose: errors carry their schema, so a
+    // union reports "must be one of ..." (errors.ts).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false, verbose: true } },
     bodyLimit: 1024 * 1024,
+    // Slow clients are cut off: a whole request within requestTimeout, no socket idle for a minute.
+    requestTimeout: opts.requestTimeoutMs ?? 120_000,
+    connectionTimeout: opts.idleTimeoutMs ?? 60_000,
+    keepAliveTimeout: 10_000,
   });
+  const protocols = opts.protocols ?? PROTOCOLS;
   app.decorate('storage', opts.storage);
+  app.decorate('protocols', protocols);
+  app.decorate('protocolOf', (job: StoredJob) => protocolOf(job.protocol, protocols));
+  const jsonPool = new JsonWorkerPool();
+  app.decorate('jsonPool', jsonPool);
+  app.addHook('onClose', () => jsonPool.close());
   registerErrorHandler(app);
   // navigator.sendBeacon (the client's last-chance upload when a page closes) posts strings as text/plain:
-  // such bodies are read as JSON too. Any other non-JSON type gets 415.
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  // such bodies are read as JSON too. Any other non-JSON type gets 415. Text that cannot be stored as text (NUL, a
+  // lone surrogate) is refused here, on both databases alike.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      return done(new HttpError(400, 'BAD_REQUEST', `body is not valid JSON: ${(error as Error).message}`));
+    }
+    const bad = badTextPath(value, 'body');
+    return bad ? done(badText(bad)) : done(null, value);
+  });
 
   const mediaBaseUrl = opts.mediaBaseUrl ?? '';
+  const rateLimits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
+  await registerSecurity(app, { mediaBaseUrl, rateLimits });
   await app.register(metaRoutes);
   await app.register(jobRoutes);
-  await app.register(playlistRoutes, { sessionLeaseMinutes: opts.sessionLeaseMinutes ?? 60 });
+  await app.register(playlistRoutes, { sessionLeaseMinutes: opts.sessionLeaseMinutes ?? 60, linkSecret: opts.linkSecret ?? null, rateLimits });
   await app.register(bcheckRoutes);
   await app.register(answerRoutes);
   await app.register(sessionLogRoutes);
-  await app.register(consentRoutes);
+  await app.register(consentRoutes, { rateLimits });
   await app.register(sessionRoutes);
+  // The researcher console's API (src/server/console/), in a context of its own: its sign-in hook and upload parser
+  // stay away from the participant routes.
+  await app.register(async (scope) => {
+    await registerConsoleAuth(scope, { rateLimits });
+    await scope.register(consoleJobRoutes, {
+      leaseMinutes: opts.sessionLeaseMinutes ?? 60,
+      publicUrl: (host) => (opts.publicUrl ?? process.env.PUBLIC_URL ?? `http://${host ?? 'localhost'}`).replace(/\/+$/, ''),
+    });
+    await scope.register(consoleDataRoutes, { mediaDir: opts.mediaDir, uploadLimitBytes: opts.uploadLimitBytes ?? 2 * 1024 ** 3 });
+  });
   await registerWebApp(app, { webDir: opts.webDir, mediaBaseUrl, acuityBypass: opts.acuityBypass ?? null });
   // Same origin always serves /resmedias; a path-only MEDIA_BASE_URL ("/media") is served under that prefix too.
   await app.register(mediaRoutes, { mediaDir: opts.mediaDir, prefix: '' });

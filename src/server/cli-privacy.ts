@@ -50,10 +50,10 @@ export async function withdrawCommand(storage: Storage, args: string[], say: Say
   const selector: WithdrawalSelector = { by: given[0], value: String(values[given[0]]) };
   if (selector.value.trim() === '') return fail(`--${selector.by} is empty`);
   const jobId = values.job;
-  if (jobId !== undefined && !(await findJob(storage.db, jobId))) return fail(`no job ${jobId}`);
+  if (jobId !== undefined && !(await findJob(storage, jobId))) return fail(`no job ${jobId}`);
 
   const dryRun = values['dry-run'] === true;
-  const result = dryRun ? { plan: await planWithdrawal(storage.db, selector, { jobId }), deleted: null } : await withdraw(storage, selector, { jobId });
+  const result = dryRun ? { plan: await planWithdrawal(storage, selector, { jobId }), deleted: null } : await withdraw(storage, selector, { jobId });
   const { plan, deleted } = result;
   const where = `--${selector.by} ${selector.value}${jobId ? ` in job ${jobId}` : ''}`;
   if (plan.sessions.length === 0 && plan.consents === 0 && plan.earlier.length === 0) {
@@ -127,10 +127,10 @@ export async function purgeIdentitiesCommand(storage: Storage, args: string[], s
     if (cutoff === null) return fail(`--before must be a date (YYYY-MM-DD, 00:00 UTC) or an ISO time with its zone (2025-06-01T12:00:00Z), got ${values.before}`);
     before = cutoff;
   }
-  if (!(await findJob(storage.db, jobId))) return fail(`no job ${jobId}`);
+  if (!(await findJob(storage, jobId))) return fail(`no job ${jobId}`);
 
   const dryRun = values['dry-run'] === true;
-  const counts: IdentityPurge = dryRun ? await planIdentityPurge(storage.db, jobId, { before }) : await purgeIdentities(storage, jobId, { before });
+  const counts: IdentityPurge = dryRun ? await planIdentityPurge(storage, jobId, { before }) : await purgeIdentities(storage, jobId, { before });
   say(`job ${jobId}: ${plural(counts.sessions, 'session')} ${before ? `started before ${before}` : '(all dates)'}`);
   const what = `${plural(counts.identities, 'identity row')} (platform ids, invitation emails) and ${plural(counts.tombstones, 'withdrawal record')}`;
   say(dryRun ? `dry run, nothing deleted; would delete ${what}` : `deleted ${what}`);

@@ -1,27 +1,43 @@
 import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ROUTE_OF_PROTOCOL } from '../contract/protocols.js';
 import { PRIVACY_USAGE, purgeIdentitiesCommand, withdrawCommand } from './cli-privacy.js';
+import { decisionsCommand, QUALITY_USAGE, screenCommand } from './cli-quality.js';
+import { userCommand, USERS_USAGE } from './cli-users.js';
+import { JOB_REPORT_USAGE, reportCommand } from './cli-report.js';
 import { configFromEnv } from './config.js';
+import { ANALYSIS_FORMATS, exportAnalysisFormat, type AnalysisFormat } from './export/analysis-formats.js';
 import { EXPORT_TABLES, exportJob, type ExportFormat, type ExportTable } from './export/export.js';
-import { findJob, jobSummaries } from './storage/jobs.js';
+import { protocolOf } from '../protocols/registry.js';
+import { playlistSignature } from './playlist-links.js';
+import { findJob, jobPlaylists, jobSummaries } from './storage/jobs.js';
 import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/types.js';
 import { importStudy, StudyConflictError } from './study/import.js';
 import { StudyValidationError } from './study/validate.js';
 
 const USAGE = `Usage: npm run cli -- <command>
-  import <study.json>...                     load or update jobs, copy their media into MEDIA_DIR
-  export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs] [--out FILE]
+  import [--replace] <study.json>...         load or update jobs, copy their media into MEDIA_DIR (all or nothing);
+                                             --replace lets a file replace a job another file (or protocol) made
+  export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs|presentations] [--out FILE] [--raw]
                                              long format, one row per answer; json = JSON Lines
+  export <jobId> --format p910|pairs|mlds [--out FILE] [--include-rejected] [--raw]
+                                             for other tools: P.910 toolkit votes per clip, pwcmp/choix/BradleyTerry2
+                                             comparisons, the R MLDS data frame (without the sessions quality
+                                             control rejected, unless --include-rejected)
+                                             CSV text cells beginning with = + - @ tab CR get a leading ' (no
+                                             formula runs in a spreadsheet); --raw writes them as stored, for scripts
   list                                       jobs with sessions started/completed and answers stored
+  link <jobId> [--playlist ID]               signed participant links that choose a playlist (needs LINK_SECRET)
+${JOB_REPORT_USAGE}
+${QUALITY_USAGE}
+${USERS_USAGE}
 ${PRIVACY_USAGE}
 Environment: DATABASE_URL, MEDIA_DIR, PUBLIC_URL (participant links; default http://HOST:PORT)`;
 
-const COMMANDS = ['import', 'export', 'list', 'withdraw', 'purge-identities'];
+const COMMANDS = ['import', 'export', 'list', 'link', 'report', 'screen', 'decisions', 'user', 'withdraw', 'purge-identities'];
 
 /** Base of the participant links printed after an import. */
 export function publicUrl(env: NodeJS.ProcessEnv = process.env): string {
@@ -30,7 +46,7 @@ export function publicUrl(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Runs one CLI command; resolves with the exit code. Output goes to the given streams (tests capture them). */
-export async function runCli(argv: string[], io: { out: Writable; err: Writable } = { out: process.stdout, err: process.stderr }): Promise<number> {
+export async function runCli(argv: string[], io: { out: Writable; err: Writable; in?: Readable } = { out: process.stdout, err: process.stderr }): Promise<number> {
   const [command, ...rest] = argv;
   const config = configFromEnv();
   const say = (line: string) => io.out.write(`${line}\n`);
@@ -41,27 +57,33 @@ export async function runCli(argv: string[], io: { out: Writable; err: Writable 
   try {
     if (command === 'import') return await importCommand(storage, rest, config.mediaDir, say, fail);
     if (command === 'list') {
-      const jobs = await jobSummaries(storage.db);
+      const jobs = await jobSummaries(storage);
       say('job\tprotocol\tplaylists\tsessions_started\tsessions_completed\tratings\tscreenings');
       for (const j of jobs) say([j.id, j.protocol, j.playlists, j.sessionsStarted, j.sessionsCompleted, j.ratings, j.screenings].join('\t'));
       return 0;
     }
+    if (command === 'link') return await linkCommand(storage, rest, config.linkSecret, say, fail);
+    if (command === 'report') return await reportCommand(storage, rest, config.mediaDir, io);
+    if (command === 'user') return await userCommand(storage, rest, { in: io.in ?? process.stdin, out: io.out, err: io.err });
+    if (command === 'screen') return await screenCommand(storage, rest, say, fail);
+    if (command === 'decisions') return await decisionsCommand(storage, rest, say, fail);
     if (command === 'withdraw') return await withdrawCommand(storage, rest, say, fail);
     if (command === 'purge-identities') return await purgeIdentitiesCommand(storage, rest, say, fail);
-    return await exportCommand(storage, rest, io, fail);
+    return await exportCommand(storage, rest, config.mediaDir, io, fail);
   } finally {
     await storage.close();
   }
 }
 
-async function importCommand(storage: Storage, files: string[], mediaDir: string, say: (l: string) => void, fail: (l: string) => number) {
+async function importCommand(storage: Storage, args: string[], mediaDir: string, say: (l: string) => void, fail: (l: string) => number) {
+  const { values, positionals: files } = parseArgs({ args, allowPositionals: true, options: { replace: { type: 'boolean' } } });
   if (files.length === 0) return fail(USAGE);
   let code = 0;
   for (const file of files) {
     try {
-      const r = await importStudy(storage, file, mediaDir);
+      const r = await importStudy(storage, file, mediaDir, { replace: values.replace });
       say(`${r.status} job ${r.jobId} (${r.protocol}): ${r.playlists} playlists, ${r.stimuli} stimuli, ${r.mediaCopied} media files copied`);
-      say(`participant link: ${publicUrl()}/${ROUTE_OF_PROTOCOL[r.protocol]}/${r.jobId}`);
+      say(`participant link: ${publicUrl()}/${r.route}/${r.jobId}`);
     } catch (error) {
       if (!(error instanceof StudyValidationError || error instanceof StudyConflictError)) throw error;
       code = fail(`import of ${file} refused: ${error.message}`);
@@ -70,23 +92,50 @@ async function importCommand(storage: Storage, files: string[], mediaDir: string
   return code;
 }
 
-async function exportCommand(storage: Storage, args: string[], io: { out: Writable; err: Writable }, fail: (l: string) => number) {
+/** One signed link per playlist of the job (or the one asked for): `playlist_id` and its `sig`. */
+async function linkCommand(storage: Storage, args: string[], secret: string | null, say: (l: string) => void, fail: (l: string) => number) {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { playlist: { type: 'string' } } });
+  if (positionals.length !== 1) return fail(USAGE);
+  if (!secret) return fail('set LINK_SECRET (the same value as the server\'s) to sign playlist links');
+  const job = await findJob(storage, positionals[0]!);
+  const protocol = job ? protocolOf(job.protocol) : null;
+  if (!job || !protocol) return fail(`no job ${positionals[0]}`);
+  const playlists = await jobPlaylists(storage, job.id);
+  const chosen = values.playlist === undefined ? playlists : playlists.filter((p) => String(p.id) === values.playlist);
+  if (chosen.length === 0) return fail(`job ${job.id} has no playlist ${values.playlist}`);
+  for (const p of chosen) {
+    say(`playlist ${p.id} (#${p.position + 1}): ${publicUrl()}/${protocol.route}/${job.id}?playlist_id=${p.id}&sig=${playlistSignature(secret, job.id, p.id)}`);
+  }
+  return 0;
+}
+
+async function exportCommand(storage: Storage, args: string[], mediaDir: string, io: { out: Writable; err: Writable }, fail: (l: string) => number) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' } },
+    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' }, 'include-rejected': { type: 'boolean' }, raw: { type: 'boolean' } },
   });
   const [jobId] = positionals;
   if (!jobId || positionals.length > 1) return fail(USAGE);
-  if (values.format !== 'csv' && values.format !== 'json') return fail(`--format must be csv or json, got ${values.format}`);
+  const analysisFormat = (ANALYSIS_FORMATS as readonly string[]).includes(values.format!);
+  if (values.format !== 'csv' && values.format !== 'json' && !analysisFormat) return fail(`--format must be csv, json, ${ANALYSIS_FORMATS.join(', ')}; got ${values.format}`);
   if (!(EXPORT_TABLES as readonly string[]).includes(values.table!)) return fail(`--table must be one of ${EXPORT_TABLES.join(', ')}`);
-  if (!(await findJob(storage.db, jobId))) return fail(`no job ${jobId}`);
+  if (!(await findJob(storage, jobId))) return fail(`no job ${jobId}`);
   const out = values.out ? createWriteStream(values.out) : io.out;
-  const rows = await exportJob(storage.db, jobId, { table: values.table as ExportTable, format: values.format as ExportFormat, out });
+  let rows: number;
+  try {
+    rows = analysisFormat
+      ? await exportAnalysisFormat(storage, jobId, values.format as AnalysisFormat, out, { mediaDir, includeRejected: values['include-rejected'], raw: values.raw })
+      : await exportJob(storage, jobId, { table: values.table as ExportTable, format: values.format as ExportFormat, out, raw: values.raw });
+  } catch (error) {
+    // A job of another family, a media without its MLDS level: say what, exit 1.
+    if (values.out) out.end();
+    return fail(`export failed: ${(error as Error).message}`);
+  }
   if (values.out) {
     out.end();
     await finished(out);
-    io.err.write(`${rows} ${values.table} rows written to ${values.out}\n`);
+    io.err.write(`${rows} ${analysisFormat ? values.format : values.table} rows written to ${values.out}\n`);
   }
   return 0;
 }

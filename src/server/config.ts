@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/security.js';
 import { DEFAULT_SQLITE_FILE, SQLITE_SYNCHRONOUS_MODES, type SqliteSynchronous } from './storage/open.js';
 
 /** Server settings read from the environment (README "Configuration"). */
@@ -18,6 +19,12 @@ export interface ServerConfig {
   sessionLeaseMinutes: number;
   /** ACUITY_BYPASS: a developer answer the acuity test also accepts (only its SHA-256 reaches the page); null = none. */
   acuityBypass: string | null;
+  /** LINK_SECRET: the key of signed participant links that choose a playlist (`cli link`); null = none. */
+  linkSecret: string | null;
+  /** RATE_LIMIT_SESSIONS_PER_MINUTE and RATE_LIMIT_CONSENTS_PER_MINUTE, per client address; 0 = no limit. */
+  rateLimits: RateLimits;
+  /** REQUEST_TIMEOUT_MS: a whole request (body included) within this (default 120000). */
+  requestTimeoutMs: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -37,5 +44,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sqliteSynchronous: sync,
     sessionLeaseMinutes: lease,
     acuityBypass: env.ACUITY_BYPASS || null,
+    linkSecret: env.LINK_SECRET || null,
+    rateLimits: {
+      sessionsPerMinute: nonNegative(env, 'RATE_LIMIT_SESSIONS_PER_MINUTE', DEFAULT_RATE_LIMITS.sessionsPerMinute),
+      consentsPerMinute: nonNegative(env, 'RATE_LIMIT_CONSENTS_PER_MINUTE', DEFAULT_RATE_LIMITS.consentsPerMinute),
+    },
+    requestTimeoutMs: nonNegative(env, 'REQUEST_TIMEOUT_MS', 120_000),
   };
+}
+
+function nonNegative(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number >= 0, got ${env[name]}`);
+  return value;
 }

@@ -3,9 +3,9 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { ROUTE_OF_PROTOCOL } from '../contract/protocols.js';
 import { buildApp } from './app.js';
 import { configFromEnv } from './config.js';
+import { warmConsentPdf } from './consent-pdf.js';
 import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/types.js';
 import { importStudy, type ImportReport } from './study/import.js';
@@ -23,6 +23,8 @@ export interface StartOptions {
   studies?: string[];
   /** Developer answer of the acuity test (default: env ACUITY_BYPASS); null = no bypass even if the env sets one. */
   acuityBypass?: string | null;
+  /** Key of signed playlist links (default: env LINK_SECRET). */
+  linkSecret?: string | null;
   logger?: boolean;
 }
 
@@ -52,8 +54,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       webDir: resolve(opts.webDir ?? env.webDir),
       sessionLeaseMinutes: env.sessionLeaseMinutes,
       acuityBypass: opts.acuityBypass === undefined ? env.acuityBypass : opts.acuityBypass,
+      linkSecret: opts.linkSecret === undefined ? env.linkSecret : opts.linkSecret,
+      rateLimits: env.rateLimits,
+      publicUrl: process.env.PUBLIC_URL || null,
+      requestTimeoutMs: env.requestTimeoutMs,
       logger: opts.logger ?? false,
     });
+    await warmConsentPdf();
     await app.listen({ host, port: opts.port ?? env.port });
     const { port } = app.server.address() as { port: number };
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -82,7 +89,7 @@ async function main(): Promise<void> {
     await buildWebApp(root);
   }
   const studiesDir = join(root, 'studies');
-  const demoModule = join(root, 'src/server/demo/index.ts');
+  const demoModule = join(root, 'scripts/demo/index.ts');
   if (existsSync(demoModule) && existsSync(studiesDir)) {
     const { ensureDemoMedia } = (await import(pathToFileURL(demoModule).href)) as { ensureDemoMedia(dir: string): Promise<void> };
     await ensureDemoMedia(studiesDir);
@@ -93,7 +100,7 @@ async function main(): Promise<void> {
   const server = await startServer({ studies, logger: process.env.LOG_REQUESTS === '1' });
   const base = (process.env.PUBLIC_URL || server.url.replace('//0.0.0.0:', '//127.0.0.1:')).replace(/\/+$/, '');
   console.log(`Glimpse ${server.url} (database: ${server.storage.dialect})`);
-  for (const r of server.imported) console.log(`  ${r.protocol.padEnd(40)} ${base}/${ROUTE_OF_PROTOCOL[r.protocol]}/${r.jobId}`);
+  for (const r of server.imported) console.log(`  ${r.protocol.padEnd(40)} ${base}/${r.route}/${r.jobId}`);
   if (server.imported.length === 0) console.log('  no study in studies/: import one with npm run cli -- import <study.json>');
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

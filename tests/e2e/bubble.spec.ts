@@ -4,8 +4,9 @@
  * database must hold those very points (stimulus px, increasing t) for A and B, and the answers given.
  */
 import { E2E_JOBS, expect, test } from './fixtures';
-import { eventually, ratingsOf } from './participantSteps';
+import { eventually, exportedRows, ratingsOf } from './participantSteps';
 import {
+  CANVAS,
   centreAndStart,
   expectPathRecorded,
   MEDIA_ORIGIN,
@@ -28,17 +29,18 @@ test('the mouse path over each image of the pair is stored in stimulus px, and t
 
   for (let index = 0; index < 2; index++) {
     await centreAndStart(page, index);
-    // The cursor is hidden while the stimulus is up; the canvas covers the 1.25x media area, centred.
+    // The cursor is hidden while the stimulus is up; the stage sits below the question band, the media centred on it.
     expect(await page.evaluate(() => getComputedStyle(document.body).cursor)).toBe('none');
-    const area = (await page.locator('#bubble-stage').boundingBox())!;
-    expect(area).toEqual({ x: MEDIA_ORIGIN.x - 40, y: MEDIA_ORIGIN.y - 23, width: 400, height: 225 });
+    expect(await page.locator('#stage-host').boundingBox()).toEqual(CANVAS);
+    const band = (await page.locator('#question').boundingBox())!;
+    expect(band.y + band.height).toBeLessThanOrEqual(CANVAS.y);
     const a = pathOf(index, 10);
     const b = pathOf(index + 5, 10);
     paths.push({ a, b });
     await movePath(page, a);
     // The window is drawn where the pointer is (canvas px), in a frame after the move.
     const last = a[a.length - 1]!;
-    await expect.poll(() => page.evaluate(() => window.__glimpseBubble?.drawn ?? null)).toMatchObject({ x: last.x + 40, y: last.y + 23 });
+    await expect.poll(() => page.evaluate(() => window.__glimpseStage?.drawn ?? null)).toMatchObject({ x: MEDIA_ORIGIN.x + last.x, y: MEDIA_ORIGIN.y - CANVAS.y + last.y });
     await waitForMediaB(page);
     await movePath(page, b);
     await waitForStep(page, 'rating', index);
@@ -64,6 +66,40 @@ test('the mouse path over each image of the pair is stored in stimulus px, and t
     [playlist.stimulis[1]!.stimuli_id, 1, 0],
   ]);
   for (const r of ratings) expect(r.logs).toMatch(SIZE_LOG);
+});
+
+test('every bubble presentation is timed: the export shows an image asked for dd=1500 shown for exactly those frames', async ({ page, glimpse, participant }) => {
+  await startBubble(page, participant.linkTo(JOB, { dd: '1500', pt: '300' }));
+  for (let index = 0; index < 2; index++) {
+    await centreAndStart(page, index);
+    await waitForStep(page, 'rating', index);
+    await page.locator('#vote-modal').getByRole('button', { name: 'First Image', exact: true }).click();
+  }
+  await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+  const session = (await participant.session(JOB))!;
+  const refreshMs = await page.evaluate(() => window.__glimpseStage?.refreshMs ?? null);
+
+  const steps = await exportedRows(glimpse, JOB, 'presentations', session.id);
+  // Each of the 2 ratings and 2 screenings carries its play: ready (until the click), A, pause, B.
+  expect(steps.filter((s) => s.answer === 'screening').map((s) => s.label)).toEqual(['ready', 'A', 'pause', 'B', 'ready', 'A', 'pause', 'B']);
+  const media = steps.filter((s) => s.answer === 'rating' && (s.label === 'A' || s.label === 'B'));
+  expect(media).toHaveLength(4);
+  for (const step of media) {
+    const requested = step.requested_frames as number;
+    expect(step.refresh_ms).toBeGreaterThan(0);
+    if (refreshMs) expect(Math.abs((step.refresh_ms as number) - refreshMs)).toBeLessThan(1);
+    expect(requested).toBe(Math.round(1500 / (step.refresh_ms as number)));
+    expect(step.ended_by).toBe('duration');
+    expect(step.scale).toBe(1);
+    // Shown exactly as asked unless the machine dropped frames meanwhile (then the drop is in the record).
+    if (step.dropped_frames === 0) expect(step.shown_frames).toBe(requested);
+    else expect(step.exact).toBe(false);
+  }
+  const ratings = await exportedRows(glimpse, JOB, 'ratings', session.id);
+  expect(ratings.map((r) => [r.timing_plays, r.requested_frames])).toEqual([
+    [1, 2 * (media[0]!.requested_frames as number)],
+    [1, 2 * (media[0]!.requested_frames as number)],
+  ]);
 });
 
 test('free task: no rating is asked, the next stimulus follows the pause, and the mouse logs complete the session', async ({ page, glimpse, participant }) => {

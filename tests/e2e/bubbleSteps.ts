@@ -6,15 +6,22 @@
 import type { Page } from '@playwright/test';
 import type { MouseSample } from '../../src/contract/payloads.js';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
+import { bubbleLayout, HINT_BAND_PX } from '../../src/protocols/bubble/geometry.js';
 import type { GlimpseServer } from './fixtures';
 import { expect } from './fixtures';
 
 export type BubblePlaylist = PlaylistResponse<BubblePlaylistStimulus>;
 
-/** Playwright's window (playwright.config.ts) and the e2e media (320x180): the media's top-left, client px. */
+/**
+ * Playwright's window (playwright.config.ts), the question band of the e2e bubble job (categoryTest 2: 80 px) and the
+ * e2e media (320x180), centred on the stage canvas below the band: the canvas, the media's top-left and the centre
+ * mark, client px.
+ */
 export const VIEWPORT = { width: 1280, height: 720 };
-export const MEDIA_ORIGIN = { x: (1280 - 320) / 2, y: (720 - 180) / 2 };
-export const CENTRE = { x: VIEWPORT.width / 2, y: VIEWPORT.height / 2 };
+export const CANVAS = { x: 0, y: 80, width: 1280, height: 640 };
+/** The media's top-left, client px: laid out below the hint band of the canvas, as the page lays it out. */
+const LAYOUT = bubbleLayout(CANVAS, { width: 320, height: 180 }, { width: 320, height: 180 }, HINT_BAND_PX);
+export const MEDIA_ORIGIN = { x: CANVAS.x + LAYOUT.media.x, y: CANVAS.y + LAYOUT.media.y };
 
 /** Link, eligibility, welcome (privacy box unless nantes), instructions; resolves with the playlist received. */
 export async function startBubble(page: Page, link: string, options: { nantes?: boolean; training?: boolean } = {}): Promise<BubblePlaylist> {
@@ -38,8 +45,11 @@ export async function waitForStep(page: Page, step: string, index?: number, repl
 /** Hold the mouse on the centre mark until the gate lets the stimulus in, then click to start it. */
 export async function centreAndStart(page: Page, index: number, replays = 0): Promise<void> {
   await waitForStep(page, 'centering', index, replays);
-  await page.mouse.move(CENTRE.x - 30, CENTRE.y);
-  await page.mouse.move(CENTRE.x, CENTRE.y);
+  // The mark sits at the centre of the stage canvas (below the question band when there is one).
+  const mark = (await page.locator('#bubble-mark').boundingBox())!;
+  const centre = { x: Math.round(mark.x + mark.width / 2), y: Math.round(mark.y + mark.height / 2) };
+  await page.mouse.move(centre.x - 30, centre.y);
+  await page.mouse.move(centre.x, centre.y);
   await expect(page.locator('#bubble-trial')).toHaveAttribute('data-awaiting-click', 'true', { timeout: 30_000 });
   await page.mouse.down();
   await page.mouse.up();

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { fr } from '../../src/web/i18n/fr.js';
-import { pdfText } from '../server/helpers/pdf-text.js';
+import { pdfText } from '../../testkit/pdf-text.js';
 import { E2E_JOBS, expect, test, type GlimpseServer } from './fixtures';
 
 const JOB = 'screening-consent';
@@ -53,7 +53,8 @@ async function fillConsent(page: Page, who: Identity, skip?: string): Promise<vo
     ['Prénom', who.name],
     ['Nom de famille', who.familyName],
     ['Pays de naissance', who.birthCountry],
-    ['Date de naissance', who.birthDay],
+    // The French order the field asks for (jj/mm/aaaa); stored as the ISO day.
+    ['Date de naissance', who.birthDay.split('-').reverse().join('/')],
     ['Paraphe (initiales)', who.paraphe],
   ];
   for (const [label, value] of fields) if (label !== skip) await form.getByLabel(label, { exact: true }).fill(value);

@@ -16,9 +16,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { ROUTE_OF_PROTOCOL, type Protocol } from '../../src/contract/protocols.js';
+import { PROTOCOLS, type Protocol } from '../../src/protocols/registry.js';
 import type { StudyFile } from '../../src/contract/study.js';
-import { ensureDemoMedia } from '../../src/server/demo/index.js';
+import { ensureDemoMedia } from '../../scripts/demo/index.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import type { Db, SessionRow, Storage } from '../../src/server/storage/types.js';
 
@@ -33,7 +33,7 @@ export const E2E_STUDIES: ReadonlyArray<{ file: string; id: string; protocol: Pr
   .sort()
   .map((name) => {
     const study = JSON.parse(readFileSync(join(E2E_STUDIES_DIR, name), 'utf8')) as StudyFile;
-    return { file: join(E2E_STUDIES_DIR, name), id: study.id, protocol: study.job.subjectiveProtocol };
+    return { file: join(E2E_STUDIES_DIR, name), id: study.id, protocol: study.job.subjectiveProtocol as Protocol };
   });
 
 /** The image-based e2e job of each protocol (pair_comparison: the side-by-side image pair study). */
@@ -50,6 +50,11 @@ export const E2E_JOBS = {
 } as const satisfies Record<Protocol, string>;
 /** Extra e2e jobs: pair comparison of two 1-second videos side by side (categoryTest 3). */
 export const E2E_VIDEO_PAIR_JOB = 'e2e-pvid-video';
+
+/** Console lines that are defects: PixiJS's own warnings ("[BindGroup] ...", "PixiJS Warning: ...") and CSP refusals. */
+export function isPageDefect(text: string): boolean {
+  return /PixiJS|\[BindGroup\]|\[Pixi|Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(text);
+}
 
 export interface GlimpseServer {
   /** http://127.0.0.1:{port}; also the tests' baseURL, so page.goto('/pvid/e2e-pvid') works. */
@@ -110,13 +115,25 @@ export const test = base.extend<{ participant: Participant }, { glimpse: Glimpse
     await use(glimpse.url);
   },
 
+  // Every journey fails when the page logs a PixiJS warning or a Content-Security-Policy violation: both are
+  // defects a participant never sees and a researcher would never hear about.
+  page: async ({ page }, use) => {
+    const defects: string[] = [];
+    page.on('console', (message) => {
+      const text = message.text();
+      if (isPageDefect(text)) defects.push(`${message.type()}: ${text}`);
+    });
+    await use(page);
+    expect(defects, 'PixiJS warnings or CSP violations logged by the page').toEqual([]);
+  },
+
   participant: async ({ glimpse }, use) => {
     const pid = `e2e${randomUUID().replace(/-/g, '').slice(0, 21)}`;
     await use({
       pid,
       linkTo(jobId, query = {}) {
         const params = new URLSearchParams({ platform: 'prolific', PROLIFIC_PID: pid, STUDY_ID: 'e2e-study', SESSION_ID: `s-${pid}`, ...query });
-        return `/${ROUTE_OF_PROTOCOL[protocolOf(jobId)]}/${jobId}?${params}`;
+        return `/${PROTOCOLS[protocolOf(jobId)].route}/${jobId}?${params}`;
       },
       async session(jobId) {
         return glimpse.db

@@ -3,8 +3,10 @@
  * They click what a participant clicks and wait on what a participant sees (plus #trial's data-status, the
  * page's own record of where the trial stands).
  */
+import { PassThrough } from 'node:stream';
 import type { Page, Response } from '@playwright/test';
 import type { PlaylistResponse, PlaylistStimulus } from '../../src/contract/playlist.js';
+import { exportJob, type ExportTable } from '../../src/server/export/export.js';
 import type { GlimpseServer } from './fixtures';
 import { expect } from './fixtures';
 
@@ -79,4 +81,18 @@ export function sessionLogsOf(glimpse: GlimpseServer, sessionId: number) {
 
 export function ratingsOf(glimpse: GlimpseServer, sessionId: number) {
   return glimpse.db.selectFrom('ratings').selectAll().where('session_id', '=', sessionId).orderBy('id').execute();
+}
+
+/** A job's export table (JSON Lines, as `npm run cli -- export` writes it), the rows of one session. */
+export async function exportedRows(glimpse: GlimpseServer, jobId: string, table: ExportTable, sessionId: number): Promise<Array<Record<string, unknown>>> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await exportJob(glimpse.storage, jobId, { table, format: 'json', out });
+  return Buffer.concat(chunks)
+    .toString()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((row) => row.session_id === sessionId);
 }

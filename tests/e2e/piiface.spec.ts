@@ -5,7 +5,7 @@
 import type { Page, Request } from '@playwright/test';
 import type { PiifacePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
 import { E2E_JOBS, expect, test } from './fixtures';
-import { eventually, ratingsOf, sessionLogsOf } from './participantSteps';
+import { eventually, exportedRows, ratingsOf, sessionLogsOf } from './participantSteps';
 
 const JOB = E2E_JOBS.piiface;
 const ALT = 'image of a person expressing an emotion';
@@ -99,6 +99,18 @@ test('a participant completes training and test, and the database holds exactly 
   );
   for (const r of ratings) expect(r.logs).toMatch(SIZE_LOG);
   expect(posts).toHaveLength(2);
+
+  // Each face was timed from the frame that first drew it until the answer, and the export says so.
+  const steps = await exportedRows(glimpse, JOB, 'presentations', session.id);
+  expect(steps.map((s) => [s.stimulus_id, s.label, s.ended_by, s.requested_frames])).toEqual(
+    playlist.stimulis.map((s) => [s.stimuli_id, 'face', 'answer', null]),
+  );
+  for (const step of steps) {
+    expect(step.onset_ms).toBeGreaterThan(0);
+    expect(step.onset_epoch_ms).toBeGreaterThan(Date.parse(session.created_at));
+    expect(step.shown_frames).toBeGreaterThan(0);
+    expect(step.media).toBe(playlist.stimulis.find((s) => s.stimuli_id === step.stimulus_id)!.source);
+  }
 
   // The progress tracker logged each image as it came on screen.
   const logs = await eventually(() => sessionLogsOf(glimpse, session.id), (rows) => rows.length > 0);

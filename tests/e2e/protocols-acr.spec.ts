@@ -90,7 +90,9 @@ test('ACR coloured scale: the image is drawn centred alone, a click on it ends i
   const [record] = rating!.presentations[0]!;
   expect(record).toMatchObject({ label: 'S', endedBy: 'click' });
   expect(record!.clickMs).toBeGreaterThan(record!.onsetMs);
-  expect(record!.requestedFrames).toBeNull();
+  // Shown for the display time or until a click: the frames asked for are the display time's.
+  expect(record!.requestedFrames).toBe(Math.round(4000 / record!.refreshMs));
+  expect(record!.shownFrames).toBeLessThanOrEqual(record!.requestedFrames!);
 });
 
 test('ACR single video (categoryTest 5): the levels open when the video ends, without the question band', async ({ page, glimpse, participant }) => {

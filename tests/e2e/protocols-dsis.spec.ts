@@ -28,8 +28,12 @@ test('DSIS: the training stores nothing, then the stored values are the grades c
   await expect(modal.getByRole('button')).toHaveText(['Next scoring example']);
   await modal.getByRole('button', { name: 'Next scoring example' }).click();
 
-  // Back to the instructions, training finished: now the test.
+  // Back to the instructions, training finished: the test instructions only (not the pages announcing the
+  // training again), then the test.
   await expect(page.locator('img.instruction-image')).toHaveAttribute('src', '/instructions/dsis.svg');
+  await expect(page.locator('main.screen')).toContainText('The training is over. The test starts now');
+  await expect(page.locator('main.screen')).not.toContainText('Instructions for double_stimulus_impairment_scale');
+  await expect(page.locator('#instructions-next')).toHaveCount(0);
   await page.getByRole('button', { name: 'Go to the test' }).click();
   const total = playlist.stimulis.length;
   const choices = ['Slightly annoying', 'Imperceptible'];

@@ -72,7 +72,7 @@ export async function storedRatings(glimpse: GlimpseServer, sessionId: number): 
     stimulus: r.stimulus_id,
     value: r.value,
     nbReplay: r.nb_replay,
-    presentations: (JSON.parse(r.logs!) as { presentations: PresentationRecord[][] }).presentations,
+    presentations: (JSON.parse(r.timing!) as { plays: PresentationRecord[][] }).plays,
   }));
 }
 

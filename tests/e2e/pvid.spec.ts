@@ -76,16 +76,18 @@ for (const c of CASES) {
     );
     // The frame-timing records of every play travel with the rating.
     for (const [i, rating] of ratings.entries()) {
-      const logs = JSON.parse(rating.logs!) as { presentations: PresentationRecord[][]; refreshMs: number };
-      expect(logs.presentations).toHaveLength(PLANS[i]!.replays + 1);
-      for (const play of logs.presentations) {
+      const timing = JSON.parse(rating.timing!) as { plays: PresentationRecord[][]; refreshMs: number };
+      expect(timing.plays).toHaveLength(PLANS[i]!.replays + 1);
+      for (const play of timing.plays) {
         expect(play.map((r) => r.label)).toEqual(c.steps);
         for (const record of play) expect(record.shownFrames).toBeGreaterThan(0);
       }
-      expect(logs.refreshMs).toBeGreaterThan(0);
+      expect(timing.refreshMs).toBeGreaterThan(0);
+      // SPEC §3: the logs are the window-size text.
+      expect(rating.logs).toMatch(/^inner:1280x720;outer:\d+x\d+;screen:\d+x\d+;fullscreen:[01]$/);
     }
     // The shown order follows `reversed`: the records name the media drawn first.
-    const firstShown = JSON.parse(ratings[1]!.logs!).presentations[0][0].media[0];
+    const firstShown = JSON.parse(ratings[1]!.timing!).plays[0][0].media[0];
     const second = playlist.stimulis[1]!;
     expect(firstShown).toBe(second.reversed ? second.sourceB : second.sourceA);
 
@@ -196,11 +198,14 @@ test('a rating post that keeps failing keeps the stimulus; submitting again stor
   const trial = page.locator('#trial');
   await expect(trial).toHaveAttribute('data-status', 'responding');
   await expect(trial).toHaveAttribute('data-index', '0');
+  // Not a silent Submit: the participant is told the answer is being saved and to check the connection.
+  await expect(page.locator('#save-trouble')).toHaveText('Saving your answer… please check your connection.');
   expect(await ratingsOf(glimpse, playlist.session_id!)).toHaveLength(0);
 
   failing = false;
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(trial).toHaveAttribute('data-index', '1', { timeout: 15_000 });
+  await expect(page.locator('#save-trouble')).toHaveCount(0);
   expect(new Set(keys).size).toBe(1);
   const ratings = await ratingsOf(glimpse, playlist.session_id!);
   expect(ratings.map((r) => [r.stimulus_id, r.value, r.nb_replay])).toEqual([[playlist.stimulis[0]!.stimuliId, 1, 0]]);
@@ -252,8 +257,9 @@ test('a media that fails to download is only logged: the test goes on and the ra
   expect(broken).toBeGreaterThanOrEqual(0);
   const ratings = await ratingsOf(glimpse, playlist.session_id!);
   expect(ratings).toHaveLength(PLANS.length);
-  const errors = ratings.map((r) => (JSON.parse(r.logs!).mediaError as string | undefined) ?? null);
+  const errors = ratings.map((r) => (JSON.parse(r.timing!).mediaError as string | undefined) ?? null);
   expect(errors.filter((_, i) => i !== broken)).toEqual([null]);
   expect(errors[broken]).toContain(failed);
   expect(errors[broken]).toContain('missing');
+  expect(ratings[broken]!.logs).toMatch(/;media:missing$/);
 });

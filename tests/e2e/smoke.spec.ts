@@ -1,4 +1,4 @@
-import { PLAYLIST_PATH_OF_PROTOCOL } from '../../src/contract/protocols.js';
+import { PROTOCOLS } from '../../src/protocols/registry.js';
 import { E2E_JOBS, E2E_STUDIES, expect, test } from './fixtures';
 
 test('the server answers /meta.json with the app version', async ({ request }) => {
@@ -43,7 +43,7 @@ test('the participant fixture finds the session its link opens', async ({ reques
   const link = new URL(participant.linkTo(job), 'http://x');
   expect(link.pathname).toBe(`/pvid/${job}`);
   // The client forwards the page query to the playlist call; do the same here without a browser.
-  const playlist = await request.get(`/api/${PLAYLIST_PATH_OF_PROTOCOL.pair_comparison}/${job}${link.search}`);
+  const playlist = await request.get(`/api/${PROTOCOLS.pair_comparison.playlistPath}/${job}${link.search}`);
   expect(playlist.status()).toBe(200);
   const body = (await playlist.json()) as { session_id: number; sessionToken: string };
   const session = await participant.session(job);

@@ -12,7 +12,7 @@ import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/server/config.js';
 import { ACUITY_BYPASS_META, isAcuityAnswerAccepted, readAcuityBypassHash } from '../../src/web/screens/visual/visualChecks.js';
-import { useServer } from './helpers/server.js';
+import { useServer } from '../../testkit/server.js';
 
 const BYPASS = 'lab-dev-7Qx!';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
-import { describeEachDialect } from './helpers/databases.js';
-import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
-import { PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
 describeEachDialect('POST /api/ratings/', (dialect) => {
   const ctx = useServer(dialect);
@@ -22,46 +22,72 @@ describeEachDialect('POST /api/ratings/', (dialect) => {
     const body = json(res);
     expect(body).toEqual({ id: expect.any(Number), stimuli_id: stimulus, session_id: p.session_id });
     expect(await ratings()).toEqual([
-      { id: body.id, session_id: p.session_id, stimulus_id: stimulus, dedupe_key: `n:${stimulus}`, value: 0, nb_replay: 2, logs, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { id: body.id, session_id: p.session_id, stimulus_id: stimulus, dedupe_key: `p:${stimulus}`, idempotency_key: null, value: 0, nb_replay: 2, logs, timing: null, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     ]);
   });
 
-  it('accepts fractional values and null logs', async () => {
+  it('accepts null logs', async () => {
     const p = await session();
-    expect((await post(ratingBody(p, p.stimulis[0].stimuliId, { value: 3.25, logs: null }))).statusCode).toBe(201);
-    expect((await ratings())[0]).toMatchObject({ value: 3.25, logs: null });
+    expect((await post(ratingBody(p, p.stimulis[0].stimuliId, { value: 0, logs: null }))).statusCode).toBe(201);
+    expect((await ratings())[0]).toMatchObject({ value: 0, logs: null });
   });
 
-  it('replays an Idempotency-Key: one row, 200 with the first body; another key stores another answer', async () => {
+  it.each([[42], [-1.7e308], [0.5], [2]])('refuses the pair value %s with 400 BAD_ANSWER (first 0, last 1 only), storing nothing', async (value) => {
     const p = await session();
-    const body = ratingBody(p, p.stimulis[0].stimuliId);
+    const res = await post(ratingBody(p, p.stimulis[0].stimuliId, { value }));
+    expect(res.statusCode).toBe(400);
+    expect(json(res)).toEqual({ error: 'BAD_ANSWER', message: `value ${value} is not a pair_comparison answer: it must be one of 0, 1` });
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
+  });
+
+  it('replays an Idempotency-Key with 200 and the first body; any other answer to the stimulus gets 409 ALREADY_ANSWERED with the stored one', async () => {
+    const p = await session();
+    const stimulus = p.stimulis[0].stimuliId;
+    const body = ratingBody(p, stimulus);
     const key = { 'idempotency-key': '4a1a3b8e-54a4-4c4c-9b1e-0c7d1f1d2a11' };
     const first = await post(body, key);
     const retry = await post(body, key);
     expect(first.statusCode).toBe(201);
     expect(retry.statusCode).toBe(200);
     expect(json(retry)).toEqual(json(first));
-    // Same key, different answer: refused, nothing changes.
-    const mismatch = await post({ ...body, value: 0 }, key);
-    expect(mismatch.statusCode).toBe(409);
-    expect(json(mismatch).error).toBe('IDEMPOTENCY_CONFLICT');
-    // A new key is a new logical answer (a repetition of the same stimulus).
-    expect((await post({ ...body, value: 0 }, { 'idempotency-key': 'second-answer' })).statusCode).toBe(201);
-    expect((await ratings()).map((r) => [r.value, r.dedupe_key])).toEqual([
-      [1, `k:${key['idempotency-key']}`],
-      [0, 'k:second-answer'],
-    ]);
+    const stored = { id: json(first).id, stimuli_id: stimulus, session_id: p.session_id, value: 1, nbReplay: 0 };
+    // Same key, another answer (Modify after a lost acknowledgement), and a fresh key after a Replay: the first counts.
+    for (const [other, headers] of [[{ ...body, value: 0 }, key], [{ ...body, value: 0, nbReplay: 3 }, { 'idempotency-key': 'after-replay' }], [body, { 'idempotency-key': 'fresh' }]] as const) {
+      const res = await post(other, headers);
+      expect(res.statusCode).toBe(409);
+      expect(json(res)).toEqual({ error: 'ALREADY_ANSWERED', message: expect.stringContaining('the first one counts'), answer: stored });
+    }
+    expect((await ratings()).map((r) => [r.value, r.dedupe_key, r.idempotency_key])).toEqual([[1, `p:${stimulus}`, key['idempotency-key']]]);
   });
 
-  it('without a key, replays an identical post and refuses a different one with 409 DUPLICATE', async () => {
+  it('stores one answer per stimulus however many fresh keys post conflicting values at once', async () => {
+    const p = await session();
+    const stimulus = p.stimulis[0].stimuliId;
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => post(ratingBody(p, stimulus, { value: i % 2 }), { 'idempotency-key': `fresh-${i}` })));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(answers.filter((r) => r.statusCode === 409 && json(r).error === 'ALREADY_ANSWERED')).toHaveLength(24);
+    expect(await countRows(ctx().storage, 'ratings')).toBe(1);
+  });
+
+  it('without a key, replays an identical post and answers a different one with the stored answer', async () => {
     const p = await session();
     const body = ratingBody(p, p.stimulis[0].stimuliId);
     const first = await post(body);
     expect((await post(body)).statusCode).toBe(200);
     const dup = await post({ ...body, value: 0 });
     expect(dup.statusCode).toBe(409);
-    expect(json(dup)).toMatchObject({ error: 'DUPLICATE', message: expect.any(String) });
+    expect(json(dup)).toMatchObject({ error: 'ALREADY_ANSWERED', answer: { id: json(first).id, value: 1 } });
     expect((await ratings()).map((r) => [r.id, r.value])).toEqual([[json(first).id, 1]]);
+  });
+
+  it('refuses an answer to a training example with 409 TRAINING_STIMULUS', async () => {
+    const study = studyOf('pair_comparison', { id: 'with-training', playlists: 1, perPlaylist: 2, training: 1 });
+    await ctx().importStudy(await writeStudy(study));
+    const p = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/with-training'));
+    const res = await post(ratingBody(p, p.stimulis_training[0]!.stimuliId));
+    expect(res.statusCode).toBe(409);
+    expect(json(res).error).toBe('TRAINING_STIMULUS');
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
   });
 
   it('reads a text/plain body (navigator.sendBeacon) as JSON', async () => {
@@ -159,7 +185,7 @@ describeEachDialect('POST /api/ratings/', (dialect) => {
     expect((await post(bodies[0])).statusCode).toBe(200);
     const late = await post({ ...bodies[0], value: 0 }, { 'idempotency-key': 'late' });
     expect(late.statusCode).toBe(409);
-    expect(json(late).error).toBe('SESSION_COMPLETED');
+    expect(json(late).error).toBe('ALREADY_ANSWERED');
     expect(await countRows(ctx().storage, 'ratings')).toBe(2);
   });
 });
@@ -196,15 +222,30 @@ describeEachDialect('POST /api/bubblescreenings/', (dialect) => {
     expect(rows[0].screening_no).toBe(0);
   });
 
-  it('keys unkeyed posts by (stimulus, screening_no): a repetition is a new row, a changed resend a 409', async () => {
+  it('keys screenings by (stimulus, screening_no): a repetition is a new row, any other post of the same play a 409', async () => {
     const p = await bubble();
     const id = p.stimulis[0].stimuli_id;
-    expect((await post(screening(p, id))).statusCode).toBe(201);
+    const first = await post(screening(p, id));
+    expect(first.statusCode).toBe(201);
     expect((await post(screening(p, id, { screening_no: 1 }))).statusCode).toBe(201);
-    const changed = await post(screening(p, id, { mouse_logs: { mediaA: samples(1), mediaB: [] } }));
-    expect(changed.statusCode).toBe(409);
-    expect(json(changed).error).toBe('DUPLICATE');
+    for (const headers of [{}, { 'idempotency-key': 'fresh-1' }, { 'idempotency-key': 'fresh-2' }] as Array<Record<string, string>>) {
+      const changed = await post(screening(p, id, { mouse_logs: { mediaA: samples(1), mediaB: [] } }), headers);
+      expect(changed.statusCode).toBe(409);
+      expect(json(changed)).toMatchObject({ error: 'ALREADY_ANSWERED', answer: { id: json(first).id, screening_no: 0 } });
+    }
     expect(await countRows(ctx().storage, 'screenings')).toBe(2);
+  });
+
+  it('takes one rating per play of a bubble stimulus (each repetition is rated), and only its values', async () => {
+    const p = await bubble();
+    const id = p.stimulis[0].stimuli_id;
+    const rate = (nbReplay: number, value: number, key: string) =>
+      postJson(ctx().app, '/api/ratings/', { stimuli_id: id, session_id: p.session_id, session_token: p.sessionToken, value, nbReplay, logs: null }, { 'idempotency-key': key });
+    expect((await rate(0, 1, 'a')).statusCode).toBe(201);
+    expect((await rate(1, 0, 'b')).statusCode).toBe(201);
+    expect(json(await rate(1, 1, 'c'))).toMatchObject({ error: 'ALREADY_ANSWERED', answer: { value: 0, nbReplay: 1 } });
+    expect(json(await rate(2, 5, 'd'))).toMatchObject({ error: 'BAD_ANSWER' });
+    expect(await countRows(ctx().storage, 'ratings')).toBe(2);
   });
 
   it.each([
@@ -223,9 +264,10 @@ describeEachDialect('POST /api/bubblescreenings/', (dialect) => {
   it('accepts a large mouse log under 16 MiB and refuses one over it with 413', async () => {
     const p = await bubble();
     const id = p.stimulis[0].stimuli_id;
-    const big = await post(screening(p, id, { mouse_logs: { mediaA: samples(60_000), mediaB: samples(60_000) } }));
+    const header = { 'glimpse-session-token': p.sessionToken! };
+    const big = await post(screening(p, id, { mouse_logs: { mediaA: samples(60_000), mediaB: samples(60_000) } }), header);
     expect(big.statusCode).toBe(201);
-    const huge = await post(screening(p, id, { screening_no: 1, mouse_logs: { mediaA: samples(190_000), mediaB: samples(190_000) } }));
+    const huge = await post(screening(p, id, { screening_no: 1, mouse_logs: { mediaA: samples(190_000), mediaB: samples(190_000) } }), header);
     expect(huge.statusCode).toBe(413);
     expect(await countRows(ctx().storage, 'screenings')).toBe(1);
   });

@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
 import { nowIso } from '../../src/server/storage/types.js';
-import { cli, useCliEnvironment } from './helpers/cli.js';
-import { parseCsv } from './helpers/csv.js';
-import { describeEachDialect } from './helpers/databases.js';
-import { sessionLogsOf } from './helpers/participants.js';
-import { getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
-import { jobFields, PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
+import { cli, useCliEnvironment } from '../../testkit/cli.js';
+import { parseCsv } from '../../testkit/csv.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { sessionLogsOf } from '../../testkit/participants.js';
+import { getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { jobFields, PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
 describeEachDialect('CLI', (dialect) => {
   const ctx = useServer(dialect);
@@ -96,6 +97,42 @@ describeEachDialect('CLI', (dialect) => {
     expect(lines[2].logs).toBeNull();
   });
 
+  it('neutralises formula-leading text cells in CSV (OWASP CSV injection), numbers aside; --raw keeps them', async () => {
+    await cli(['import', PAIR_STUDY]);
+    const { a, b } = await rateSomething();
+    const db = ctx().storage.db;
+    // Ids are checked at the playlist call now: such values can only come from older rows, written here directly.
+    await db.updateTable('session_identities').set({ worker_id: '=HYPERLINK("http://x","y")', assignment_id: '@SUM(1+1)*cmd|\' /C calc\'!A0' }).where('session_id', '=', a.session_id).execute();
+    await db.updateTable('session_identities').set({ prolific_pid: '-2+3' }).where('session_id', '=', b.session_id).execute();
+    const ratings = await db.selectFrom('ratings').select(['id']).orderBy('id').execute();
+    await db.updateTable('ratings').set({ logs: '=1+1' }).where('id', '=', ratings[0]!.id).execute();
+    await db.updateTable('ratings').set({ logs: '\t=1+1', value: -1 }).where('id', '=', ratings[1]!.id).execute();
+    await db.updateTable('ratings').set({ logs: '+1' }).where('id', '=', ratings[2]!.id).execute();
+
+    const rows = parseCsv((await cli(['export', 'fixture-pair', '--format', 'csv'])).out);
+    expect(rows.map((r) => r.logs)).toEqual(["'=1+1", "'\t=1+1", '+1']); // "+1" is a plain number: no formula
+    expect(rows[0]).toMatchObject({ worker_id: `'=HYPERLINK("http://x","y")`, assignment_id: "'@SUM(1+1)*cmd|' /C calc'!A0", hit_id: 'H9', value: '0' });
+    expect(rows[1]!.value).toBe('-1'); // a number stays a number
+    expect(rows[2]!.prolific_pid).toBe("'-2+3");
+
+    const raw = parseCsv((await cli(['export', 'fixture-pair', '--format', 'csv', '--raw'])).out);
+    expect(raw.map((r) => r.logs)).toEqual(['=1+1', '\t=1+1', '+1']);
+    expect(raw[0]).toMatchObject({ worker_id: '=HYPERLINK("http://x","y")', assignment_id: "@SUM(1+1)*cmd|' /C calc'!A0" });
+    expect(raw[2]!.prolific_pid).toBe('-2+3');
+    // JSON Lines are for programs: never changed.
+    const jsonl = (await cli(['export', 'fixture-pair', '--format', 'json'])).out.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(jsonl.map((r) => r.logs)).toEqual(['=1+1', '\t=1+1', '+1']);
+
+    // The exports for other tools: media names from the study file.
+    await db.updateTable('stimuli').set({ spec: sql<string>`replace(spec, 'red.png', '=red.png')` }).execute();
+    const pairs = parseCsv((await cli(['export', 'fixture-pair', '--format', 'pairs'])).out);
+    const names = pairs.flatMap((r) => [r.condition_A, r.condition_B]);
+    expect(names).toContain("'=red.png");
+    expect(names).not.toContain('=red.png');
+    const rawPairs = parseCsv((await cli(['export', 'fixture-pair', '--format', 'pairs', '--raw'])).out);
+    expect(rawPairs.flatMap((r) => [r.condition_A, r.condition_B])).toContain('=red.png');
+  });
+
   it('pages through exports larger than one page without losing or repeating a row', async () => {
     await cli(['import', PAIR_STUDY]);
     const p = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair'));
@@ -145,7 +182,7 @@ describeEachDialect('CLI', (dialect) => {
   it('fails clearly on an unknown job, a bad option and an unknown command', async () => {
     expect(await cli(['export', 'nope'])).toMatchObject({ code: 1, err: 'no job nope\n' });
     await cli(['import', PAIR_STUDY]);
-    expect((await cli(['export', 'fixture-pair', '--format', 'xml'])).err).toContain('--format must be csv or json');
+    expect((await cli(['export', 'fixture-pair', '--format', 'xml'])).err).toContain('--format must be csv, json, p910, pairs, mlds; got xml');
     expect((await cli(['export', 'fixture-pair', '--table', 'users'])).code).toBe(1);
     expect((await cli(['frobnicate'])).err).toContain('Usage: npm run cli');
   });

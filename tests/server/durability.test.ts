@@ -16,9 +16,9 @@ import { openStorage } from '../../src/server/storage/open.js';
 import { nowIso, type Storage } from '../../src/server/storage/types.js';
 import { realWalFileOps, type WalFileOps } from '../../src/server/storage/wal-sync.js';
 import { importStudy } from '../../src/server/study/import.js';
-import { createTestDatabase, type TestDatabase } from './helpers/databases.js';
-import { countRows, getPlaylist, json, postJson, ratingBody, type GenericPlaylist } from './helpers/server.js';
-import { PAIR_STUDY } from './helpers/studies.js';
+import { createTestDatabase, type TestDatabase } from '../../testkit/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, type GenericPlaylist } from '../../testkit/server.js';
+import { PAIR_STUDY } from '../../testkit/studies.js';
 
 /** Real file operations, recorded, with switches to hold syncs back or make them fail. */
 class WalOpsProbe {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeEachDialect } from './helpers/databases.js';
-import { pdfText } from './helpers/pdf-text.js';
-import { countRows, json, postJson, useServer } from './helpers/server.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { pdfText } from '../../testkit/pdf-text.js';
+import { countRows, json, postJson, useServer } from '../../testkit/server.js';
 
 describeEachDialect('POST /api/bchecks/', (dialect) => {
   const ctx = useServer(dialect);
@@ -86,6 +86,28 @@ describeEachDialect('POST /api/consent/', (dialect) => {
         created_at: expect.any(String),
       },
     ]);
+  });
+
+  it.each([
+    ['Cyrillic', { gender: 'M.', name: 'Иван', familyName: 'Петров', birthCountry: 'Россия', paraphe: 'ИП' }],
+    ['Simplified Chinese', { gender: 'M.', name: '小明', familyName: '王', birthCountry: '中国', paraphe: '王小明' }],
+    ['Latin Extended', { gender: 'M.', name: 'Łukasz', familyName: 'Żółkiewski-Nguyễn', birthCountry: 'Polska', paraphe: 'ŁŻ' }],
+    ['Japanese', { gender: 'Mme.', name: 'はなこ', familyName: '山田', birthCountry: '日本', paraphe: 'ヤマダ' }],
+    ['Korean', { gender: 'Mme.', name: '서연', familyName: '김', birthCountry: '대한민국', paraphe: '김서연' }],
+    ['Traditional Chinese', { gender: 'M.', name: '大文', familyName: '陳', birthCountry: '臺灣', paraphe: '陳' }],
+    ['mixed scripts', { gender: 'M.', name: 'Иван 王小明 Łukasz', familyName: '山田 はなこ 김서연', birthCountry: 'Ελλάδα', paraphe: 'И王ŁはL김' }],
+  ])('draws a %s name as entered: the PDF text reads it back exactly, with no missing glyph', async (_script, fields) => {
+    const res = await postJson(ctx().app, '/api/consent/', { ...form, ...fields });
+    expect(res.statusCode).toBe(201);
+    const text = pdfText(res.rawPayload);
+    // The declaration wraps where the line is full: read it as one paragraph.
+    const declaration = text.replace(/ ?\n/g, ' ');
+    expect(declaration).toContain(`Je soussigné(e) ${fields.gender} ${fields.name} ${fields.familyName}, né(e) le 21/07/1994 (pays de naissance : ${fields.birthCountry})`);
+    expect(text).toContain(`Paraphe : ${fields.paraphe}`);
+    // No garbling: no code without a character, no .notdef glyph (code 0), no Latin-1 mojibake.
+    expect(text).not.toMatch(/[\uFFFD\u0000]|Ã|Ð|Ñ|\?\?/);
+    // Each script's characters come from an embedded font, never from a standard font's WinAnsi encoding.
+    expect(res.rawPayload.toString('latin1')).not.toMatch(/\/BaseFont \/Helvetica/);
   });
 
   it.each([

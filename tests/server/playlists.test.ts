@@ -1,8 +1,10 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { ALL_PROTOCOLS, PLAYLIST_PATH_OF_PROTOCOL } from '../../src/contract/protocols.js';
-import { describeEachDialect } from './helpers/databases.js';
-import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
-import { PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
+import { PROTOCOL_NAMES, PROTOCOLS } from '../../src/protocols/registry.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { FIXTURE_MEDIA, PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
 describeEachDialect('playlist assignment', (dialect) => {
   const ctx = useServer(dialect);
@@ -31,7 +33,8 @@ describeEachDialect('playlist assignment', (dialect) => {
     const res = await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', 'platform=prolific');
     expect(res.statusCode).toBe(200);
     const p = json<GenericPlaylist>(res);
-    expect(Object.keys(p).sort()).toEqual(['jobId', 'mediaRessources', 'playlistId', 'sessionToken', 'session_id', 'stimulis', 'stimulis_training', 'type']);
+    expect(Object.keys(p).sort()).toEqual(['answered_stimuli', 'jobId', 'mediaRessources', 'mediaSizes', 'playlistId', 'resumed', 'sessionToken', 'session_id', 'stimulis', 'stimulis_training', 'type']);
+    expect([p.resumed, p.answered_stimuli]).toEqual([false, []]);
     expect(p.jobId).toBe('fixture-pair');
     expect(p.type).toBe('pair_comparison');
     expect(p.stimulis).toEqual([
@@ -40,15 +43,17 @@ describeEachDialect('playlist assignment', (dialect) => {
     ]);
     expect(p.stimulis_training).toEqual([]);
     expect(p.mediaRessources).toEqual(['fixture-pair/red.png', 'fixture-pair/green.png', 'fixture-pair/blue.png', 'fixture-pair/yellow.png']);
+    // Each media's size in bytes, as imported: the loading screen knows its total from the first byte.
+    expect(p.mediaSizes).toEqual(['red.png', 'green.png', 'blue.png', 'yellow.png'].map((f) => statSync(join(FIXTURE_MEDIA, f)).size));
     expect(Buffer.from(p.sessionToken!, 'base64url').length).toBeGreaterThanOrEqual(16);
     const stored = await ctx().storage.db.selectFrom('sessions').selectAll().where('id', '=', p.session_id!).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ job_id: 'fixture-pair', playlist_id: p.playlistId, token: p.sessionToken, platform: 'prolific', completed_at: null });
   });
 
-  it.each(ALL_PROTOCOLS.map((p) => [p]))('serves the %s shape on its own path only', async (protocol) => {
+  it.each(PROTOCOL_NAMES.map((p) => [p]))('serves the %s shape on its own path only', async (protocol) => {
     const study = studyOf(protocol, { playlists: 1, perPlaylist: 2, training: protocol === 'piiface' || protocol === 'double_stimulus_impairment_scale' ? 1 : 0 });
     await ctx().importStudy(await writeStudy(study));
-    const path = PLAYLIST_PATH_OF_PROTOCOL[protocol];
+    const path = PROTOCOLS[protocol].playlistPath;
     const res = await getPlaylist(ctx().app, `/api/${path}/${study.id}`);
     expect(res.statusCode).toBe(200);
     const p = json(res);
@@ -72,7 +77,7 @@ describeEachDialect('playlist assignment', (dialect) => {
       expect(Object.keys(first).sort()).toEqual(['reversed', 'sourceA', 'sourceB', 'sourceC', 'stimuliId']);
     }
     // Another protocol's path does not serve this job.
-    const other = Object.values(PLAYLIST_PATH_OF_PROTOCOL).find((x) => x !== path)!;
+    const other = Object.values(PROTOCOLS).map((p) => p.playlistPath).find((x) => x !== path)!;
     const wrong = await getPlaylist(ctx().app, `/api/${other}/${study.id}`);
     expect(wrong.statusCode).toBe(404);
     expect(json(wrong).message).toContain(`/api/${path}/${study.id}`);
@@ -116,8 +121,9 @@ describeEachDialect('playlist assignment', (dialect) => {
     expect(tokens.size).toBe(20);
   });
 
-  it('honours playlist_id and refuses one of another job', async () => {
-    await ctx().importStudy(PAIR_STUDY);
+  it('honours playlist_id where the job allows the choice, and refuses one of another job', async () => {
+    const study = JSON.parse(readFileSync(PAIR_STUDY, 'utf8'));
+    await ctx().importStudy(await writeStudy({ ...study, media: FIXTURE_MEDIA, job: { ...study.job, allowPlaylistChoice: true } }));
     const playlists = await ctx().storage.db.selectFrom('playlists').select('id').orderBy('id').execute();
     const chosen = playlists[1].id;
     for (let i = 0; i < 3; i++) {
@@ -171,8 +177,8 @@ describeEachDialect('playlist assignment', (dialect) => {
     await ctx().importStudy(PAIR_STUDY);
     const query = 'platform=prolific&PROLIFIC_PID=repeat-me';
     const p = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', query));
-    // Not completed yet: a reload gets a new session.
-    expect((await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', query)).statusCode).toBe(200);
+    // Not completed yet: a reload gets the same session back.
+    expect(json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', query)).sessionToken).toBe(p.sessionToken);
     for (const s of p.stimulis) expect((await postJson(ctx().app, '/api/ratings/', ratingBody(p, s.stimuliId))).statusCode).toBe(201);
     expect((await ctx().app.inject(`/api/sessions/token/${p.sessionToken}`)).statusCode).toBe(200);
     const sessionsBefore = await countRows(ctx().storage, 'sessions');

@@ -1,10 +1,10 @@
 import { beforeEach, expect, it } from 'vitest';
-import { cli, useCliEnvironment } from './helpers/cli.js';
-import { parseCsv } from './helpers/csv.js';
-import { describeEachDialect } from './helpers/databases.js';
-import { takeTest } from './helpers/participants.js';
-import { getPlaylist, participantData, useServer } from './helpers/server.js';
-import { PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
+import { cli, useCliEnvironment } from '../../testkit/cli.js';
+import { parseCsv } from '../../testkit/csv.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { takeTest } from '../../testkit/participants.js';
+import { getPlaylist, participantData, useServer } from '../../testkit/server.js';
+import { PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
 const PAIR = '/api/getrandomtasks/fixture-pair';
 const OTHER = '/api/getrandomtasks/other';

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
-import { describeEachDialect } from './helpers/databases.js';
-import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
-import { PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
 describeEachDialect('GET /api/sessions/token/{token}', (dialect) => {
   const ctx = useServer(dialect);
@@ -18,8 +18,8 @@ describeEachDialect('GET /api/sessions/token/{token}', (dialect) => {
     expect(none.statusCode).toBe(409);
     expect(json(none)).toMatchObject({ error: 'INCOMPLETE', missing: ids });
 
-    // A training rating does not count toward completion.
-    expect((await postJson(ctx().app, '/api/ratings/', ratingBody(p, p.stimulis_training[0].stimuliId))).statusCode).toBe(201);
+    // A training example takes no answer.
+    expect(json(await postJson(ctx().app, '/api/ratings/', ratingBody(p, p.stimulis_training[0].stimuliId)))).toMatchObject({ error: 'TRAINING_STIMULUS' });
     await postJson(ctx().app, '/api/ratings/', ratingBody(p, ids[0]));
     await postJson(ctx().app, '/api/ratings/', ratingBody(p, ids[2]));
     const partial = await verify(p.sessionToken!);
@@ -147,9 +147,13 @@ describeEachDialect('POST /api/sessionlogs/', (dialect) => {
     const size = JSON.stringify(body).length;
     expect(size).toBeGreaterThan(4 * 1024 * 1024);
     expect(size).toBeLessThan(8 * 1024 * 1024);
-    expect((await postJson(ctx().app, '/api/sessionlogs/', body)).statusCode).toBe(201);
+    // Over 1 MiB the session token must come in a header, checked before the body is read.
+    const withoutHeader = await postJson(ctx().app, '/api/sessionlogs/', body);
+    expect([withoutHeader.statusCode, json(withoutHeader).error]).toEqual([401, 'SESSION_TOKEN_REQUIRED']);
+    const header = { 'glimpse-session-token': p.sessionToken! };
+    expect((await postJson(ctx().app, '/api/sessionlogs/', body, header)).statusCode).toBe(201);
     const over = { ...body, logMouseClick: Array.from({ length: 60_000 }, (_, i) => ({ button: 0, component_id: 'x'.repeat(40), pageX: 1, pageY: 2, time: i })) };
-    const res = await postJson(ctx().app, '/api/sessionlogs/', over);
+    const res = await postJson(ctx().app, '/api/sessionlogs/', over, header);
     expect(res.statusCode).toBe(413);
     expect(await countRows(ctx().storage, 'session_logs')).toBe(1);
   });

@@ -1,9 +1,9 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { describeEachDialect } from './helpers/databases.js';
-import { json, useServer } from './helpers/server.js';
-import { FIXTURE_MEDIA, jobFields, PAIR_STUDY, writeStudy } from './helpers/studies.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { json, useServer } from '../../testkit/server.js';
+import { FIXTURE_MEDIA, jobFields, PAIR_STUDY, writeStudy } from '../../testkit/studies.js';
 
 const INDEX = '<!doctype html><html><head><title>Glimpse</title></head><body><div id="root"></div></body></html>';
 
@@ -96,6 +96,57 @@ describeEachDialect('GET /resmedias/{jobId}/{path}', (dialect) => {
     expect(tail.rawPayload.equals(bytes.subarray(bytes.length - 10))).toBe(true);
     const beyond = await ctx().app.inject({ url: '/resmedias/video-acr/clip.mp4', headers: { range: `bytes=${bytes.length + 5}-` } });
     expect(beyond.statusCode).toBe(416);
+  });
+
+  it('answers 416 with Content-Range: bytes */{size} when no range is satisfiable (RFC 9110 §15.5.17)', async () => {
+    await ctx().importStudy(await videoStudy());
+    const size = (await readFile(join(FIXTURE_MEDIA, 'clip.mp4'))).length;
+    for (const range of [`bytes=${size}-`, `bytes=${size + 5}-${size + 10}`, 'bytes=-0', `bytes=${size}-,${size + 1}-`, 'bytes=99999999999999999999-']) {
+      const res = await ctx().app.inject({ url: '/resmedias/video-acr/clip.mp4', headers: { range } });
+      expect(res.statusCode, range).toBe(416);
+      expect(res.headers['content-range'], range).toBe(`bytes */${size}`);
+      expect(json(res).error).toBe('RANGE_NOT_SATISFIABLE');
+    }
+  });
+
+  it('ignores a Range that is not a valid bytes range-set: 200 with the whole file (RFC 9110 §14.2)', async () => {
+    await ctx().importStudy(await videoStudy());
+    const bytes = await readFile(join(FIXTURE_MEDIA, 'clip.mp4'));
+    for (const range of ['bytes=abc', 'items=0-1', 'bytes=5-3', 'bytes=1-2-3', 'bytes=', 'bytes=0-1,x', 'bytes 0-1', '=0-1', 'bytes=--5']) {
+      const res = await ctx().app.inject({ url: '/resmedias/video-acr/clip.mp4', headers: { range } });
+      expect(res.statusCode, range).toBe(200);
+      expect(res.headers['content-range'], range).toBeUndefined();
+      expect(Number(res.headers['content-length']), range).toBe(bytes.length);
+      expect(res.rawPayload.equals(bytes), range).toBe(true);
+    }
+  });
+
+  it('keeps valid ranges in any case and spacing, and If-Range', async () => {
+    await ctx().importStudy(await videoStudy());
+    const bytes = await readFile(join(FIXTURE_MEDIA, 'clip.mp4'));
+    const url = '/resmedias/video-acr/clip.mp4';
+    // The unit is case-insensitive; list elements may have spaces and empty elements around commas.
+    for (const range of ['Bytes=10-19', 'bytes=10-19 ,', 'bytes=, 10-19']) {
+      const res = await ctx().app.inject({ url, headers: { range } });
+      expect(res.statusCode, range).toBe(206);
+      expect(res.headers['content-range'], range).toBe(`bytes 10-19/${bytes.length}`);
+      expect(res.rawPayload.equals(bytes.subarray(10, 20)), range).toBe(true);
+    }
+    // A last-pos past the end is cut to the end; an open range runs to the end.
+    const open = await ctx().app.inject({ url, headers: { range: `bytes=${bytes.length - 4}-${bytes.length + 100}` } });
+    expect(open.statusCode).toBe(206);
+    expect(open.headers['content-range']).toBe(`bytes ${bytes.length - 4}-${bytes.length - 1}/${bytes.length}`);
+    // If-Range: the range applies to the version named, otherwise the whole (new) file is sent.
+    const { etag } = (await ctx().app.inject(url)).headers;
+    const fresh = await ctx().app.inject({ url, headers: { range: 'bytes=0-9', 'if-range': String(etag) } });
+    expect(fresh.statusCode).toBe(206);
+    expect(fresh.rawPayload.equals(bytes.subarray(0, 10))).toBe(true);
+    const stale = await ctx().app.inject({ url, headers: { range: 'bytes=0-9', 'if-range': 'W/"0-0"' } });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.rawPayload.equals(bytes)).toBe(true);
+    // A stale If-Range also turns an unsatisfiable range into the whole file rather than 416.
+    const staleBeyond = await ctx().app.inject({ url, headers: { range: `bytes=${bytes.length}-`, 'if-range': 'W/"0-0"' } });
+    expect(staleBeyond.statusCode).toBe(200);
   });
 
   it('never leaves the media store', async () => {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openStorage } from '../../src/server/storage/open.js';
 import { nowIso } from '../../src/server/storage/types.js';
-import { createTestDatabase } from './helpers/databases.js';
+import { createTestDatabase } from '../../testkit/databases.js';
 
 it('SQLite: group-committed writes all land, and closing checkpoints the WAL into the database file', async () => {
   const database = await createTestDatabase('sqlite');

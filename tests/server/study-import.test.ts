@@ -1,15 +1,16 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { StudyConflictError } from '../../src/server/study/import.js';
 import { loadStudy, StudyValidationError } from '../../src/server/study/validate.js';
-import { describeEachDialect } from './helpers/databases.js';
-import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from './helpers/server.js';
-import { FIXTURE_MEDIA, jobFields, PAIR_STUDY, sampleStimulus, studyOf, writeStudy } from './helpers/studies.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { FIXTURE_MEDIA, jobFields, PAIR_STUDY, sampleStimulus, studyOf, writeStudy } from '../../testkit/studies.js';
 
 /** The problems a study file gets, as "path: message" strings. */
-async function problemsOf(study: Record<string, unknown>): Promise<Array<{ path: string; message: string }>> {
-  const error = await loadStudy(await writeStudy(study)).then(
+/** The problems of a study (written by writeStudy), or of a study file already written. */
+async function problemsOf(study: Record<string, unknown> | string, opts: { keepMedia?: boolean } = {}): Promise<Array<{ path: string; message: string }>> {
+  const error = await loadStudy(typeof study === 'string' ? study : await writeStudy(study, opts)).then(
     () => null,
     (e: unknown) => e,
   );
@@ -77,9 +78,30 @@ it('reports a file that is not JSON, a missing media folder and an empty playlis
 
 it('accepts every protocol\'s sample study', async () => {
   for (const protocol of ['pair_comparison', 'bubble', 'piiface', 'triplet'] as const) {
-    const loaded = await loadStudy(await writeStudy(studyOf(protocol, { training: 1 })));
-    expect(loaded.mediaRoot).toBe(FIXTURE_MEDIA);
+    const file = await writeStudy(studyOf(protocol, { training: 1 }));
+    const loaded = await loadStudy(file);
+    expect(loaded.mediaRoot).toBe(join(await realpath(dirname(file)), 'media'));
   }
+});
+
+it('takes media only from inside the study file\'s folder, and only images and videos', async () => {
+  const outside = await problemsOf({ id: 'etc', job: jobFields('pair_comparison'), media: '/etc', playlists: [{ stimuli: [{ sourceA: 'passwd', sourceB: 'hostname' }] }] }, { keepMedia: true });
+  expect(outside).toEqual(
+    expect.arrayContaining([
+      { path: '$.media', message: expect.stringMatching(/^media folder \/etc is outside the study file's folder /) },
+      { path: '$.playlists[0].stimuli[0].sourceA', message: expect.stringMatching(/^passwd is not an image or a video \(allowed: \.png, .*\.mp4/) },
+    ]),
+  );
+  // A folder reached through a symlink, and a file linked from elsewhere, are outside too.
+  const file = await writeStudy({ id: 'links', job: jobFields('pair_comparison'), playlists: [{ stimuli: [{ sourceA: 'red.png', sourceB: 'outside.png' }] }] });
+  await symlink(join(FIXTURE_MEDIA, 'green.png'), join(dirname(file), 'media', 'outside.png'));
+  expect((await problemsOf(file)).map((p) => p.message)).toEqual([expect.stringMatching(/outside\.png is outside the media folder/)]);
+  const linkedFolder = await writeStudy({ id: 'linked', job: jobFields('pair_comparison'), media: 'linked', playlists: [{ stimuli: [{ sourceA: 'red.png', sourceB: 'green.png' }] }] }, { keepMedia: true });
+  await symlink(FIXTURE_MEDIA, join(dirname(linkedFolder), 'linked'));
+  expect((await problemsOf(linkedFolder)).map((p) => p.path)).toEqual(['$.media']);
+  // A database beside the media is not a stimulus.
+  const db = await problemsOf({ id: 'db', job: jobFields('absolute_category_rating'), playlists: [{ stimuli: [{ source: 'glimpse.db' }] }] });
+  expect(db).toEqual([{ path: '$.playlists[0].stimuli[0].source', message: expect.stringContaining('glimpse.db is not an image or a video') }]);
 });
 
 describeEachDialect('study import', (dialect) => {
@@ -120,7 +142,10 @@ describeEachDialect('study import', (dialect) => {
     study.job.question = 'Which one looks better?';
     study.media = FIXTURE_MEDIA;
     const before = await snapshot();
-    expect((await ctx().importStudy(await writeStudy(study))).status).toBe('updated');
+    const edited = await writeStudy(study);
+    // Another file reusing the id: refused unless --replace says so.
+    expect(String(await ctx().importStudy(edited).catch((e: Error) => e))).toContain('use --replace if that is what you want');
+    expect((await ctx().importStudy(edited, { replace: true })).status).toBe('updated');
     expect(json(await ctx().app.inject('/api/jobs/fixture-pair')).question).toBe('Which one looks better?');
     expect(await snapshot()).toEqual(before);
   });
@@ -129,16 +154,18 @@ describeEachDialect('study import', (dialect) => {
     await ctx().importStudy(PAIR_STUDY);
     const before = await snapshot();
     // An abandoned session on the playlist that goes away.
-    const second = before.playlists[1].id;
-    await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', `playlist_id=${second}`);
+    // Two anonymous participants: the second one goes to the second playlist.
+    await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair');
+    expect(json(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair')).playlistId).toBe(before.playlists[1].id);
     const study = { ...JSON.parse(await readFile(PAIR_STUDY, 'utf8')), media: FIXTURE_MEDIA };
     study.playlists = [{ stimuli: [study.playlists[0].stimuli[0], { sourceA: 'yellow.png', sourceB: 'red.png' }, { sourceA: 'red.png', sourceB: 'blue.png' }] }];
-    expect((await ctx().importStudy(await writeStudy(study))).status).toBe('updated');
+    expect((await ctx().importStudy(await writeStudy(study), { replace: true })).status).toBe('updated');
     const after = await snapshot();
     expect(after.playlists).toEqual([before.playlists[0]]);
     expect(after.stimuli.map((s) => s.id).slice(0, 2)).toEqual(before.stimuli.slice(0, 2).map((s) => s.id));
     expect(after.stimuli.map((s) => JSON.parse(s.spec).sourceA)).toEqual(['red.png', 'yellow.png', 'red.png']);
-    expect(await countRows(ctx().storage, 'sessions')).toBe(0);
+    // The session of the removed playlist went with it; the other one stays.
+    expect(await ctx().storage.db.selectFrom('sessions').select('playlist_id').execute()).toEqual([{ playlist_id: before.playlists[0].id }]);
   });
 
   it('refuses to change playlists that already have answers, changing nothing', async () => {
@@ -149,18 +176,24 @@ describeEachDialect('study import', (dialect) => {
     const study = { ...JSON.parse(await readFile(PAIR_STUDY, 'utf8')), media: FIXTURE_MEDIA };
     study.playlists[0].stimuli.reverse();
     study.job.question = 'changed too';
-    const error = await ctx().importStudy(await writeStudy(study)).catch((e: Error) => e);
+    const file = await writeStudy(study);
+    // The media of the refused file differ too: the served bytes must not change.
+    await writeFile(join(dirname(file), 'media', 'red.png'), await readFile(join(FIXTURE_MEDIA, 'blue.png')));
+    const served = await readFile(join(ctx().mediaDir, 'fixture-pair', 'red.png'));
+    const error = await ctx().importStudy(file, { replace: true }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(StudyConflictError);
     expect(String(error)).toContain('already has 1 stored answers');
     expect(await snapshot()).toEqual(before);
+    expect((await readFile(join(ctx().mediaDir, 'fixture-pair', 'red.png'))).equals(served)).toBe(true);
     expect(json(await ctx().app.inject('/api/jobs/fixture-pair')).question).toBe('Which image has the better quality?');
     expect(await countRows(ctx().storage, 'ratings')).toBe(1);
   });
 
   it('imports a large playlist in chunks', async () => {
     const study = { id: 'large', job: jobFields('absolute_category_rating'), playlists: [{ stimuli: Array.from({ length: 1300 }, (_, i) => sampleStimulus('absolute_category_rating', i)) }] };
-    expect(await ctx().importStudy(await writeStudy(study))).toMatchObject({ status: 'created', stimuli: 1300 });
-    expect(await ctx().importStudy(await writeStudy(study))).toMatchObject({ status: 'unchanged' });
+    const file = await writeStudy(study);
+    expect(await ctx().importStudy(file)).toMatchObject({ status: 'created', stimuli: 1300 });
+    expect(await ctx().importStudy(file)).toMatchObject({ status: 'unchanged' });
     expect(json(await getPlaylist(ctx().app, '/api/getacr/large')).stimulis).toHaveLength(1300);
   });
 });

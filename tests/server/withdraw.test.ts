@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
-import { cli, useCliEnvironment } from './helpers/cli.js';
-import { parseCsv } from './helpers/csv.js';
-import { describeEachDialect } from './helpers/databases.js';
-import { BCHECK, takeTest } from './helpers/participants.js';
-import { getPlaylist, json, participantData, postJson, ratingBody, useServer } from './helpers/server.js';
-import { PAIR_STUDY, studyOf, writeStudy } from './helpers/studies.js';
+import { cli, useCliEnvironment } from '../../testkit/cli.js';
+import { parseCsv } from '../../testkit/csv.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { BCHECK, takeTest } from '../../testkit/participants.js';
+import { getPlaylist, json, participantData, postJson, ratingBody, useServer } from '../../testkit/server.js';
+import { PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
 const PAIR = '/api/getrandomtasks/fixture-pair';
 

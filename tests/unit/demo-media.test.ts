@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureDemoMedia, parseMediaName } from '../../src/server/demo/index.js';
+import { ensureDemoMedia, parseMediaName } from '../../scripts/demo/index.js';
+import { rasterize } from '../../scripts/demo/render-image.js';
 
 describe('parseMediaName', () => {
   it('reads image recipes: subject, size, steps in order, format', () => {
@@ -25,6 +26,17 @@ describe('parseMediaName', () => {
       format: 'png',
     });
     expect(parseMediaName('x/city_320x180_ref.jpg')).toMatchObject({ steps: [] });
+  });
+
+  it('reads trapping images: a card whose text asks for one ACR level', async () => {
+    expect(parseMediaName('images/trap-bad_320x180.png')).toEqual({ kind: 'image', subject: { type: 'trap', answer: 'bad' }, width: 320, height: 180, steps: [], format: 'png' });
+    expect(parseMediaName('images/trap-awful_320x180.png')).toBeNull();
+    // The text is drawn: light glyph pixels on the dark card, a few percent of the image.
+    const { data } = await rasterize({ type: 'trap', answer: 'bad' }, 320, 180);
+    let light = 0;
+    for (let i = 0; i < data.length; i += 3) if (data[i]! > 200 && data[i + 1]! > 200 && data[i + 2]! > 200) light++;
+    expect(light / (320 * 180)).toBeGreaterThan(0.01);
+    expect(light / (320 * 180)).toBeLessThan(0.3);
   });
 
   it('reads video recipes with a default duration of 3 s', () => {

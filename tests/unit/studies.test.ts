@@ -7,10 +7,10 @@ import { basename, join, resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALL_PROTOCOLS } from '../../src/contract/protocols.js';
+import { PROTOCOL_NAMES } from '../../src/protocols/registry.js';
 import { StudyFile } from '../../src/contract/study.js';
-import { ensureDemoMedia, listStudyMedia, parseMediaName } from '../../src/server/demo/index.js';
-import { EMOTIONS } from '../../src/server/demo/scenes/faces.js';
+import { ensureDemoMedia, listStudyMedia, parseMediaName } from '../../scripts/demo/index.js';
+import { EMOTIONS } from '../../scripts/demo/scenes/faces.js';
 import { loadStudy } from '../../src/server/study/validate.js';
 
 const DEMO_DIR = resolve('studies');
@@ -83,7 +83,7 @@ describe.each([
 
 describe('demo studies', () => {
   it('cover every protocol route, and pair comparison in each layout 1-4', () => {
-    expect(new Set(demo.map((s) => s.study.job.subjectiveProtocol))).toEqual(new Set(ALL_PROTOCOLS));
+    expect(new Set(demo.map((s) => s.study.job.subjectiveProtocol))).toEqual(new Set(PROTOCOL_NAMES));
     const pvidLayouts = demo.filter((s) => s.study.job.subjectiveProtocol === 'pair_comparison').map((s) => s.study.job.category_id);
     expect(pvidLayouts.sort()).toEqual([1, 2, 3, 4]);
   });
@@ -123,10 +123,10 @@ describe('demo studies', () => {
 });
 
 describe('e2e studies', () => {
-  it('are tiny: one playlist of at most 3 stimuli, no fullscreen', () => {
+  it('are tiny: one playlist of at most 3 stimuli (two for the quality journey, which rebalances), no fullscreen', () => {
     for (const { study } of e2e) {
-      expect(study.playlists.length, study.id).toBe(1);
-      expect(study.playlists[0]!.stimuli.length, study.id).toBeLessThanOrEqual(3);
+      expect(study.playlists.length, study.id).toBe(study.id.startsWith('quality-') ? 2 : 1);
+      for (const playlist of study.playlists) expect(playlist.stimuli.length, study.id).toBeLessThanOrEqual(3);
       expect(study.job.requestFullScreen, study.id).toBe(0);
     }
   });
@@ -134,7 +134,7 @@ describe('e2e studies', () => {
   // e2e-* are the per-protocol journeys; other files (web-*) may test edge cases such as a too-small screen.
   it('include an e2e-* study per protocol that headless Chromium at 1280x720 passes', () => {
     const journeys = e2e.filter((s) => s.study.id.startsWith('e2e-'));
-    expect(new Set(journeys.map((s) => s.study.job.subjectiveProtocol))).toEqual(new Set(ALL_PROTOCOLS));
+    expect(new Set(journeys.map((s) => s.study.job.subjectiveProtocol))).toEqual(new Set(PROTOCOL_NAMES));
     for (const { study } of journeys) {
       const job = study.job;
       expect(720 >= job.targetScreenSizeHeight && 1280 >= job.targetScreenSizeWidth, study.id).toBe(true);

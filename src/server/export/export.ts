@@ -1,16 +1,17 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { Protocol } from '../../contract/protocols.js';
-import type { Db } from '../storage/types.js';
-import { SESSION_COLUMNS, STIMULUS_COLUMNS, stimulusColumns } from './columns.js';
-import { csvLine } from './csv.js';
+import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
+import { ratingRows, screeningRows, sessionLogRows } from '../storage/exports.js';
+import type { Storage } from '../storage/types.js';
+import { SESSION_COLUMNS, STIMULUS_COLUMNS } from './columns.js';
+import { csvLine, neutraliseFormula } from '../../analysis/csv.js';
+import type { StimulusCheck } from '../../contract/quality.js';
+import type { RuleOutcome } from '../../quality/rules.js';
+import { parseTiming, PRESENTATION_COLUMNS, presentationRows, TIMING_SUMMARY_COLUMNS, timingSummary } from './timing.js';
 
-export const EXPORT_TABLES = ['ratings', 'screenings', 'sessionlogs'] as const;
+export const EXPORT_TABLES = ['ratings', 'screenings', 'sessionlogs', 'presentations'] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
 export type ExportFormat = 'csv' | 'json';
-
-/** Rows fetched per query: memory stays constant whatever the size of the job. */
-const PAGE = 500;
 
 /** A JSON document stored as text: nested in JSON Lines, kept as text in CSV. */
 class JsonText {
@@ -18,43 +19,54 @@ class JsonText {
 }
 
 type Row = Record<string, unknown>;
+type StimulusRow = Row & { protocol: string; spec: string; is_training: number };
+
 interface TableExport {
   columns: readonly string[];
-  /** One page of rows with id > afterId, in id order (keyset pagination). */
-  page(db: Db, jobId: string, afterId: number): Promise<Row[]>;
+  /** The table's rows, a page at a time. */
+  pages(storage: Storage, jobId: string, protocols: ProtocolRegistry): AsyncIterable<Row[]>;
 }
 
-function sessionQuery(db: Db, jobId: string) {
-  return db
-    .selectFrom('sessions as s')
-    .innerJoin('jobs as j', 'j.id', 's.job_id')
-    .leftJoin('session_identities as i', 'i.session_id', 's.id')
-    .where('s.job_id', '=', jobId)
-    .select([
-      's.job_id',
-      'j.protocol',
-      's.playlist_id',
-      's.id as session_id',
-      's.platform',
-      'i.worker_id',
-      'i.assignment_id',
-      'i.hit_id',
-      'i.prolific_pid',
-      'i.study_id',
-      'i.prolific_session_id',
-      'i.email',
-      's.bcheck_id',
-      's.created_at as session_started_at',
-      's.completed_at as session_completed_at',
-    ]);
+/** Keyset pagination over one of storage/exports.ts's readers. */
+async function* paged<R extends { id: number }>(read: (afterId: number) => Promise<R[]>): AsyncIterable<R[]> {
+  for (let afterId = 0; ; ) {
+    const rows = await read(afterId);
+    if (rows.length === 0) return;
+    yield rows;
+    afterId = rows[rows.length - 1]!.id;
+  }
 }
 
-function withStimulus(row: Row & { protocol: string; spec: string; is_training: number }): Row {
+/** The session's quality verdict in words, and the failed rules' reasons. */
+function withVerdict(row: Row): Row {
+  const { verdict_accepted, verdict_outcomes, ...rest } = row;
+  const failed = typeof verdict_outcomes === 'string' ? (JSON.parse(verdict_outcomes) as RuleOutcome[]).filter((o) => o.status === 'failed') : [];
+  return {
+    ...rest,
+    session_verdict: verdict_accepted === null || verdict_accepted === undefined ? null : Number(verdict_accepted) === 1 ? 'accepted' : 'rejected',
+    session_verdict_reasons: failed.length ? failed.map((o) => `${o.rule}: ${o.detail}`).join('; ') : null,
+  };
+}
+
+function withStimulus(row: StimulusRow, protocols: ProtocolRegistry): Row {
   const { spec, ...rest } = row;
-  return { ...rest, is_training: row.is_training === 1, ...stimulusColumns(row.protocol as Protocol, spec), stimulus_spec: new JsonText(spec) };
+  const protocol = protocolOf(row.protocol, protocols);
+  const parsed = JSON.parse(spec) as { check?: StimulusCheck };
+  const check = parsed.check;
+  // Training stimuli carry no check (import refuses it); a screening has no value to hold against one.
+  const passed = check && typeof row.value === 'number' && protocol?.checks ? protocol.checks.passed(check, { stimulusId: Number(row.stimulus_id), spec: parsed, value: row.value, attributes: () => ({}) }) : null;
+  return {
+    ...withVerdict(rest),
+    is_training: row.is_training === 1,
+    ...protocol?.stimulus.columns(parsed),
+    check_kind: check?.kind ?? null,
+    check_answer: check?.answer ?? null,
+    check_passed: passed,
+    stimulus_spec: new JsonText(spec),
+  };
 }
 
-/** Client logs: the web client sends JSON (PresentationRecord[]), nested as such; other text stays text. */
+/** Logs that hold JSON (pages before the timing envelope put their records there) are nested as JSON; text stays text. */
 function logsValue(logs: string | null): unknown {
   if (logs === null || !/^\s*[[{]/.test(logs)) return logs;
   try {
@@ -65,90 +77,97 @@ function logsValue(logs: string | null): unknown {
   }
 }
 
+const TIMING_COLUMNS = [...TIMING_SUMMARY_COLUMNS, 'timing'] as const;
+const timingColumns = (timing: string | null, logs: string | null = null): Row => {
+  const envelope = parseTiming(timing, logs);
+  return { ...timingSummary(envelope), timing: timing !== null ? new JsonText(timing) : envelope ? JSON.stringify(envelope) : null };
+};
+
 const TABLES: Record<ExportTable, TableExport> = {
   ratings: {
-    columns: ['rating_id', ...SESSION_COLUMNS, ...STIMULUS_COLUMNS, 'value', 'nb_replay', 'logs', 'created_at'],
-    async page(db, jobId, afterId) {
-      const rows = await sessionQuery(db, jobId)
-        .innerJoin('ratings as r', 'r.session_id', 's.id')
-        .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
-        .select(['r.id as rating_id', 'r.stimulus_id', 'st.position as stimulus_position', 'st.is_training', 'st.spec', 'r.value', 'r.nb_replay', 'r.logs', 'r.created_at'])
-        .where('r.id', '>', afterId)
-        .orderBy('r.id')
-        .limit(PAGE)
-        .execute();
-      return rows.map((r) => ({ ...withStimulus(r), logs: logsValue(r.logs), _key: r.rating_id }));
+    columns: ['rating_id', ...SESSION_COLUMNS, ...STIMULUS_COLUMNS, 'value', 'nb_replay', 'logs', ...TIMING_COLUMNS, 'created_at'],
+    async *pages(storage, jobId, protocols) {
+      for await (const rows of paged((after) => ratingRows(storage, jobId, after))) {
+        yield rows.map((r) => ({ ...withStimulus(r, protocols), rating_id: r.id, logs: logsValue(r.logs), ...timingColumns(r.timing, r.logs) }));
+      }
     },
   },
   screenings: {
-    columns: ['screening_id', ...SESSION_COLUMNS, ...STIMULUS_COLUMNS, 'screening_no', 'samples_a', 'samples_b', 'mouse_logs', 'created_at'],
-    async page(db, jobId, afterId) {
-      const rows = await sessionQuery(db, jobId)
-        .innerJoin('screenings as m', 'm.session_id', 's.id')
-        .innerJoin('stimuli as st', 'st.id', 'm.stimulus_id')
-        .select(['m.id as screening_id', 'm.stimulus_id', 'st.position as stimulus_position', 'st.is_training', 'st.spec', 'm.screening_no', 'm.mouse_logs', 'm.created_at'])
-        .where('m.id', '>', afterId)
-        .orderBy('m.id')
-        .limit(PAGE)
-        .execute();
-      return rows.map((r) => {
-        const logs = JSON.parse(r.mouse_logs) as { mediaA: unknown[]; mediaB: unknown[] };
-        return {
-          ...withStimulus(r),
-          samples_a: logs.mediaA.length,
-          samples_b: logs.mediaB.length,
-          mouse_logs: new JsonText(r.mouse_logs),
-          _key: r.screening_id,
-        };
-      });
+    columns: ['screening_id', ...SESSION_COLUMNS, ...STIMULUS_COLUMNS, 'screening_no', 'samples_a', 'samples_b', 'mouse_logs', ...TIMING_COLUMNS, 'created_at'],
+    async *pages(storage, jobId, protocols) {
+      for await (const rows of paged((after) => screeningRows(storage, jobId, after))) {
+        yield rows.map((r) => {
+          const logs = JSON.parse(r.mouse_logs) as { mediaA: unknown[]; mediaB: unknown[] };
+          return {
+            ...withStimulus(r, protocols),
+            screening_id: r.id,
+            samples_a: logs.mediaA.length,
+            samples_b: logs.mediaB.length,
+            mouse_logs: new JsonText(r.mouse_logs),
+            ...timingColumns(r.timing),
+          };
+        });
+      }
     },
   },
   sessionlogs: {
     columns: ['log_id', ...SESSION_COLUMNS, 'body', 'created_at'],
-    async page(db, jobId, afterId) {
-      const rows = await sessionQuery(db, jobId)
-        .innerJoin('session_logs as l', 'l.session_id', 's.id')
-        .select(['l.id as log_id', 'l.body', 'l.created_at'])
-        .where('l.id', '>', afterId)
-        .orderBy('l.id')
-        .limit(PAGE)
-        .execute();
-      return rows.map((r) => ({ ...r, body: new JsonText(r.body), _key: r.log_id }));
+    async *pages(storage, jobId) {
+      for await (const rows of paged((after) => sessionLogRows(storage, jobId, after))) {
+        yield rows.map((r) => ({ ...withVerdict(r), log_id: r.id, body: new JsonText(r.body) }));
+      }
+    },
+  },
+  // One row per presentation step of every rating, then of every bubble screening.
+  presentations: {
+    columns: ['answer', 'answer_id', ...SESSION_COLUMNS, 'stimulus_id', 'is_training', ...PRESENTATION_COLUMNS],
+    async *pages(storage, jobId) {
+      type Answer = Row & { id: number; is_training: number; timing: string | null; logs?: string | null };
+      const steps = (answer: string, rows: Answer[]) =>
+        rows.flatMap((r) =>
+          presentationRows(parseTiming(r.timing, r.logs ?? null)).map((step) => ({ ...withVerdict(r), answer, answer_id: r.id, is_training: r.is_training === 1, ...step })),
+        );
+      for await (const rows of paged((after) => ratingRows(storage, jobId, after))) yield steps('rating', rows);
+      for await (const rows of paged((after) => screeningRows(storage, jobId, after))) yield steps('screening', rows);
     },
   },
 };
 
 /**
- * Streams one job's table in long format (one row per rating, screening or log post) to `out`: CSV with a
- * header line, or JSON Lines (one object per line, JSON documents nested). Pages are read by keyset pagination
- * and written with backpressure, so memory does not grow with the export. Resolves with the row count.
+ * Streams one job's table in long format (one row per rating, screening, log post or presentation step) to `out`:
+ * CSV with a header line, or JSON Lines (one object per line, JSON documents nested). Pages are written with
+ * backpressure, so memory does not grow with the export. Resolves with the row count.
+ *
+ * CSV text cells that begin with `=`, `+`, `-`, `@`, tab or CR (ids, logs text, stimulus names: strings from the
+ * data) get a leading `'` so a spreadsheet does not run them (OWASP CSV injection); numbers stay numbers. `raw`
+ * writes every cell as stored, for scripts. JSON Lines are never changed.
  */
-export async function exportJob(db: Db, jobId: string, opts: { table: ExportTable; format: ExportFormat; out: Writable }): Promise<number> {
+export async function exportJob(
+  storage: Storage,
+  jobId: string,
+  opts: { table: ExportTable; format: ExportFormat; out: Writable; protocols?: ProtocolRegistry; raw?: boolean },
+): Promise<number> {
   const spec = TABLES[opts.table];
   const write = async (chunk: string) => {
     if (!opts.out.write(chunk)) await once(opts.out, 'drain');
   };
   if (opts.format === 'csv') await write(csvLine(spec.columns));
-  let afterId = 0;
   let count = 0;
-  for (;;) {
-    const rows = await spec.page(db, jobId, afterId);
-    if (rows.length === 0) break;
+  for await (const rows of spec.pages(storage, jobId, opts.protocols ?? PROTOCOLS)) {
     let chunk = '';
-    for (const row of rows) {
-      chunk += opts.format === 'csv' ? csvLine(spec.columns.map((c) => csvValue(row[c]))) : jsonLine(spec.columns, row);
-    }
+    for (const row of rows) chunk += opts.format === 'csv' ? csvLine(spec.columns.map((c) => csvValue(row[c], opts.raw === true))) : jsonLine(spec.columns, row);
     await write(chunk);
     count += rows.length;
-    afterId = rows[rows.length - 1]._key as number;
   }
   return count;
 }
 
-function csvValue(value: unknown): string {
+function csvValue(value: unknown, raw: boolean): string {
   if (value === null || value === undefined) return '';
+  // Stored JSON documents begin with `{` or `[`: never a formula.
   if (value instanceof JsonText) return value.text;
   if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'string') return raw ? value : neutraliseFormula(value);
   return String(value);
 }
 

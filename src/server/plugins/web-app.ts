@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Paths that never fall back to the web app: they answer JSON errors. */
-const API_LIKE = /^\/(api|resmedias)(\/|$)/;
+const API_LIKE = /^\/(api|resmedias|console\/api)(\/|$)/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**

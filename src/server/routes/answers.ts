@@ -1,7 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BubbleScreeningBody, IDEMPOTENCY_HEADER, RatingBody } from '../../contract/payloads.js';
-import { dedupeKey, storeRating, storeScreening, type AnswerOutcome, type AnswerTarget } from '../storage/answers.js';
+import { protocolOf } from '../../protocols/registry.js';
+import type { ProtocolDefinition } from '../../protocols/types.js';
+import { largeJsonBodies, requireSameToken, type ParsedLargeBody } from '../body/large-bodies.js';
+import { HttpError, notFound } from '../errors.js';
+import { ANSWER_QUOTA, checkScreeningQuota, presentationKey, storeRating, storeScreening, type AnswerOutcome, type AnswerTarget } from '../storage/answers.js';
+import { sessionProtocol } from '../storage/sessions.js';
 
 /** Idempotency-Key: one per logical answer, reused by every retry (contract/payloads.ts). */
 const AnswerHeaders = Type.Object({
@@ -9,40 +14,65 @@ const AnswerHeaders = Type.Object({
 });
 type AnswerHeaders = { [IDEMPOTENCY_HEADER]?: string };
 
+const jsonOrNull = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
 const send = (reply: FastifyReply, outcome: AnswerOutcome) => reply.code(outcome.status).send(outcome.body);
 
-/** Who answers what, and the key that makes a retry store nothing twice (`natural` when no header). */
-function answerTarget(body: RatingBody | BubbleScreeningBody, key: string | undefined, natural: string): AnswerTarget {
-  return {
-    sessionId: body.session_id,
-    token: body.session_token,
-    stimulusId: body.stimuli_id,
-    dedupeKey: dedupeKey(key, natural),
-    keyed: key !== undefined,
-  };
-}
+const badAnswer = (message: string) => new HttpError(400, 'BAD_ANSWER', message);
 
 /** POST /api/ratings/ and POST /api/bubblescreenings/ (SPEC §3 payloads). */
 export async function answerRoutes(app: FastifyInstance): Promise<void> {
   const storage = app.storage;
+  // A session's job never changes: its protocol is looked up once per session and kept (every node keeps its own;
+  // nothing here needs to agree across processes).
+  const protocols = new Map<number, ProtocolDefinition>();
+  async function protocolOfSession(sessionId: number): Promise<ProtocolDefinition> {
+    let protocol = protocols.get(sessionId);
+    if (!protocol) {
+      const name = await sessionProtocol(storage, sessionId);
+      if (name === null) throw notFound(`no session ${sessionId}`);
+      protocol = protocolOf(name, app.protocols) ?? undefined;
+      if (!protocol) throw notFound(`session ${sessionId} belongs to a ${name} job, which this server does not know`);
+      if (protocols.size >= 100_000) protocols.delete(protocols.keys().next().value!);
+      protocols.set(sessionId, protocol);
+    }
+    return protocol;
+  }
+
+  const target = (body: RatingBody | BubbleScreeningBody, key: string | undefined, play: number | null): AnswerTarget => ({
+    sessionId: body.session_id,
+    token: body.session_token,
+    stimulusId: body.stimuli_id,
+    dedupeKey: presentationKey(body.stimuli_id, play),
+    idempotencyKey: key ?? null,
+  });
 
   app.post<{ Body: RatingBody; Headers: AnswerHeaders }>(
     '/api/ratings/',
     { schema: { body: RatingBody, headers: AnswerHeaders }, bodyLimit: 512 * 1024 },
     async (request, reply) => {
       const b = request.body;
-      const target = answerTarget(b, request.headers[IDEMPOTENCY_HEADER], String(b.stimuli_id));
-      return send(reply, await storeRating(storage, target, { value: b.value, nbReplay: b.nbReplay, logs: b.logs }));
+      const protocol = await protocolOfSession(b.session_id);
+      if (!protocol.answers.ratingValues.includes(b.value)) {
+        throw badAnswer(`value ${b.value} is not a ${protocol.name} answer: it must be one of ${protocol.answers.ratingValues.join(', ')}`);
+      }
+      if (protocol.answers.ratingPerPlay && b.nbReplay >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
+      const rating = { value: b.value, nbReplay: b.nbReplay, logs: b.logs, timing: jsonOrNull(b.timing) };
+      return send(reply, await storeRating(storage, target(b, request.headers[IDEMPOTENCY_HEADER], protocol.answers.ratingPerPlay ? b.nbReplay : null), rating));
     },
   );
 
-  app.post<{ Body: BubbleScreeningBody; Headers: AnswerHeaders }>(
-    '/api/bubblescreenings/',
-    { schema: { body: BubbleScreeningBody, headers: AnswerHeaders }, bodyLimit: 16 * 1024 * 1024 },
-    async (request, reply) => {
-      const b = request.body;
-      const target = answerTarget(b, request.headers[IDEMPOTENCY_HEADER], `${b.stimuli_id}:${b.screening_no}`);
-      return send(reply, await storeScreening(storage, target, { screeningNo: b.screening_no, mouseLogs: JSON.stringify(b.mouse_logs) }));
-    },
-  );
+  // Mouse logs are large: parsed and validated off the event loop (body/json-pool.ts), after the token header check.
+  await app.register(async (scope) => {
+    largeJsonBodies(scope, 'screening', 16 * 1024 * 1024);
+    scope.post<{ Body: ParsedLargeBody; Headers: AnswerHeaders }>('/api/bubblescreenings/', { schema: { headers: AnswerHeaders } }, async (request, reply) => {
+      const b = request.body.fields as Omit<BubbleScreeningBody, 'mouse_logs'>;
+      requireSameToken(request, b.session_token);
+      const protocol = await protocolOfSession(b.session_id);
+      if (!protocol.answers.screenings) throw badAnswer(`a ${protocol.name} session records no mouse logs`);
+      await checkScreeningQuota(storage, b.session_id, b.screening_no, request.body.largeJson.length);
+      const screening = { screeningNo: b.screening_no, mouseLogs: request.body.largeJson, timing: jsonOrNull(b.timing) };
+      return send(reply, await storeScreening(storage, target(b as BubbleScreeningBody, request.headers[IDEMPOTENCY_HEADER], b.screening_no), screening));
+    });
+  });
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { ConsentBody } from '../../contract/payloads.js';
 import { consentPdf } from '../consent-pdf.js';
 import { HttpError } from '../errors.js';
-import { nowIso } from '../storage/types.js';
+import { rateLimited, type RateLimits } from '../plugins/security.js';
+import { storeConsent } from '../storage/participant-records.js';
 
 const isoDay = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 /** "2026-02-30" matches the schema's pattern but is no day: it must survive a round trip through Date. */
@@ -15,8 +16,9 @@ const isRealDay = (day: string) => {
  * POST /api/consent/: stores the signed French consent form (identity data, in its own table, never joined to
  * ratings) and answers a PDF copy of it.
  */
-export async function consentRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Body: ConsentBody }>('/api/consent/', { schema: { body: ConsentBody }, bodyLimit: 64 * 1024 }, async (request, reply) => {
+export async function consentRoutes(app: FastifyInstance, opts: { rateLimits: RateLimits | false }): Promise<void> {
+  const limit = rateLimited(opts.rateLimits, 'consentsPerMinute');
+  app.post<{ Body: ConsentBody }>('/api/consent/', { schema: { body: ConsentBody }, bodyLimit: 64 * 1024, ...limit }, async (request, reply) => {
     const form = request.body;
     const { day, month, year } = form.currentDate;
     const signedOn = isoDay(year, month, day);
@@ -27,22 +29,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
     if (invalid.length > 0) {
       throw new HttpError(400, 'VALIDATION', invalid.map((d) => `${d.path} ${d.message}`).join('; '), { details: invalid });
     }
-    await app.storage.write((trx) =>
-      trx
-        .insertInto('consents')
-        .values({
-          email: form.emailAddress,
-          paraphe: form.paraphe,
-          gender: form.gender,
-          name: form.name,
-          family_name: form.familyName,
-          birth_country: form.birthCountry,
-          birth_day: form.birthDay,
-          signed_on: signedOn,
-          created_at: nowIso(),
-        })
-        .execute(),
-    );
+    await storeConsent(app.storage, form, signedOn);
     const pdf = await consentPdf(form);
     return reply
       .code(201)

@@ -1,11 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { PlaylistResponse } from '../../contract/playlist.js';
-import { PLAYLIST_PATH_OF_PROTOCOL, parsePlatform } from '../../contract/protocols.js';
+import { RESUME_TOKEN_HEADER, type PlaylistResponse } from '../../contract/playlist.js';
+import { parsePlatform } from '../../contract/platforms.js';
+import type { ProtocolDefinition } from '../../protocols/types.js';
 import { HttpError, notFound } from '../errors.js';
-import { mediaOf, playlistStimulus } from '../playlist-view.js';
-import { findJob, playlistStimuli, type StoredJob } from '../storage/jobs.js';
-import { createSession, hasCompleted, leastLoadedPlaylist, participantKey, type PlatformIdentity } from '../storage/sessions.js';
+import { mediaNameOf } from '../media-store.js';
+import { findJob, jobHasPlaylist, playlistStimuli, type StoredJob } from '../storage/jobs.js';
+import { jobMediaSizes } from '../storage/studies.js';
+import { bcheckExists } from '../storage/participant-records.js';
+import { AlreadyCompletedError, answeredStimuli, JobNotOpenError, leastLoadedPlaylist, openSession, StudyFullError, type OpenedSession, type PlatformIdentity } from '../storage/sessions.js';
+import { playlistSignatureValid } from '../playlist-links.js';
+import { rateLimited, type RateLimits } from '../plugins/security.js';
 import { JobIdParams } from './jobs.js';
 
 const MTURK_PREVIEW = 'ASSIGNMENT_ID_NOT_AVAILABLE';
@@ -30,87 +35,137 @@ const PlaylistQuery = Type.Object(
     STUDY_ID: Type.Optional(Text),
     SESSION_ID: Type.Optional(Text),
     ft: Type.Optional(Text),
+    sig: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: true },
 );
 type PlaylistQuery = Static<typeof PlaylistQuery>;
 
-export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseMinutes: number }): Promise<void> {
-  const storage = app.storage;
+/** Platform ids look like this (letters, digits, _ and -), e-mails like an address; both trimmed first. */
+const PLATFORM_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 
-  for (const path of new Set(Object.values(PLAYLIST_PATH_OF_PROTOCOL))) {
-    app.get<{ Params: { id: string }; Querystring: PlaylistQuery }>(
+/** The query's platform ids, trimmed; 400 BAD_PLATFORM_ID for one that is not an id (a formula, markup, spaces). */
+function platformIds(query: PlaylistQuery) {
+  const checked = new Map<string, string | undefined>();
+  for (const field of ['workerId', 'assignmentId', 'hitId', 'PROLIFIC_PID', 'STUDY_ID', 'SESSION_ID', 'email'] as const) {
+    const value = query[field]?.trim() || undefined;
+    if (value !== undefined && !(field === 'email' ? EMAIL : PLATFORM_ID).test(value)) {
+      const what = field === 'email' ? 'an e-mail address' : 'letters, digits, _ and - (at most 128)';
+      throw new HttpError(400, 'BAD_PLATFORM_ID', `${field} must be ${what}`, { details: [{ path: `querystring.${field}`, message: `must be ${what}` }] });
+    }
+    checked.set(field, value);
+  }
+  return (field: 'workerId' | 'assignmentId' | 'hitId' | 'PROLIFIC_PID' | 'STUDY_ID' | 'SESSION_ID' | 'email') => checked.get(field);
+}
+
+/** A paused job takes no new participant (sessions in progress finish); a closed or draft one neither. */
+const notOpen = (status: string) =>
+  status === 'paused'
+    ? new HttpError(403, 'STUDY_PAUSED', 'this study is paused: it takes no new participant for now')
+    : new HttpError(403, 'STUDY_CLOSED', 'this study is closed: it takes no new participant');
+
+const studyFull = () => new HttpError(403, 'STUDY_FULL', 'this study has all the participants it needs; no session was created');
+
+const PlaylistHeaders = Type.Object({ [RESUME_TOKEN_HEADER]: Type.Optional(Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })) });
+type PlaylistHeaders = { [RESUME_TOKEN_HEADER]?: string };
+
+export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseMinutes: number; linkSecret: string | null; rateLimits: RateLimits | false }): Promise<void> {
+  // Each call may create a session: limited per client address.
+  const limit = rateLimited(opts.rateLimits, 'sessionsPerMinute');
+  const { storage, protocols } = app;
+
+  for (const path of new Set(Object.values(protocols).map((p) => p.playlistPath))) {
+    app.get<{ Params: { id: string }; Querystring: PlaylistQuery; Headers: PlaylistHeaders }>(
       `/api/${path}/:id`,
-      { schema: { params: JobIdParams, querystring: PlaylistQuery } },
+      { schema: { params: JobIdParams, querystring: PlaylistQuery, headers: PlaylistHeaders }, ...limit },
       async (request, reply) => {
-        const job = await findJob(storage.db, request.params.id);
-        if (!job || PLAYLIST_PATH_OF_PROTOCOL[job.protocol] !== path) {
-          throw notFound(job ? `job ${job.id} is a ${job.protocol} job: its playlist is /api/${PLAYLIST_PATH_OF_PROTOCOL[job.protocol]}/${job.id}` : `no job ${request.params.id}`);
+        const job = await findJob(storage, request.params.id);
+        const protocol = job ? app.protocolOf(job) : null;
+        if (!job || !protocol || protocol.playlistPath !== path) {
+          throw notFound(job ? `job ${job.id} is a ${job.protocol} job: its playlist is /api/${protocol?.playlistPath}/${job.id}` : `no job ${request.params.id}`);
         }
-        const answer = await assignPlaylist(job, request.query);
+        const answer = await assignPlaylist(job, protocol, request.query, request.headers[RESUME_TOKEN_HEADER] ?? null);
         return reply.header('cache-control', 'no-store').send(answer);
       },
     );
   }
 
-  async function assignPlaylist(job: StoredJob, query: PlaylistQuery): Promise<PlaylistResponse> {
+  async function assignPlaylist(job: StoredJob, protocol: ProtocolDefinition, query: PlaylistQuery, resumeToken: string | null): Promise<PlaylistResponse<unknown>> {
+    const id = platformIds(query);
     const identity: PlatformIdentity = {
       platform: parsePlatform(query.platform),
-      workerId: query.workerId || undefined,
-      assignmentId: query.assignmentId || undefined,
-      hitId: query.hitId || undefined,
+      workerId: id('workerId'),
+      assignmentId: id('assignmentId'),
+      hitId: id('hitId'),
       turkSubmitTo: query.turkSubmitTo || undefined,
-      PROLIFIC_PID: query.PROLIFIC_PID || undefined,
-      STUDY_ID: query.STUDY_ID || undefined,
-      SESSION_ID: query.SESSION_ID || undefined,
-      email: query.email || undefined,
+      PROLIFIC_PID: id('PROLIFIC_PID'),
+      STUDY_ID: id('STUDY_ID'),
+      SESSION_ID: id('SESSION_ID'),
+      email: id('email'),
     };
     const requested = query.playlist_id === undefined ? null : Number(query.playlist_id);
-    if (requested !== null) {
-      const owned = await storage.db.selectFrom('playlists').select('id').where('id', '=', requested).where('job_id', '=', job.id).executeTakeFirst();
-      if (!owned) throw notFound(`job ${job.id} has no playlist ${requested}`);
+    if (requested !== null && job.fields.allowPlaylistChoice !== true && !playlistSignatureValid(opts.linkSecret, job.id, requested, query.sig)) {
+      throw new HttpError(403, 'PLAYLIST_CHOICE_NOT_ALLOWED', `job ${job.id} takes playlist_id only from a signed link (cli link) or when its study sets allowPlaylistChoice`);
     }
+    if (requested !== null && !(await jobHasPlaylist(storage, job.id, requested))) throw notFound(`job ${job.id} has no playlist ${requested}`);
     const bcheckId = query.bcheckId === undefined ? null : Number(query.bcheckId);
-    if (bcheckId !== null && !(await storage.db.selectFrom('bchecks').select('id').where('id', '=', bcheckId).executeTakeFirst())) {
-      throw notFound(`no browser check ${bcheckId}`);
-    }
-    const key = participantKey(identity);
-    if (key && (await hasCompleted(storage.db, job.id, key))) {
-      throw new HttpError(403, 'ALREADY_COMPLETED', 'this participant has already completed this job', { flag: 'ALREADY_COMPLETED' });
-    }
-
-    let session: { id: number; token: string } | null = null;
+    if (bcheckId !== null && !(await bcheckExists(storage, bcheckId))) throw notFound(`no browser check ${bcheckId}`);
+    let session: OpenedSession | null = null;
     let playlistId: number;
+    const targetAccepted = job.quality.targetAcceptedPerPlaylist;
+    if (job.status === 'draft') throw notOpen(job.status);
     if (identity.assignmentId === MTURK_PREVIEW) {
-      // A worker previewing the HIT sees the task but must not take a slot.
-      playlistId = requested ?? (await leastLoadedPlaylist(storage.db, job.id, opts.sessionLeaseMinutes))!;
+      if (job.status !== 'open') throw notOpen(job.status);
+      // A worker previewing the HIT sees the task but must not take a slot (nor accept a HIT that is full).
+      const chosen = (await leastLoadedPlaylist(storage, job.id, opts.sessionLeaseMinutes, requested))!;
+      if (targetAccepted !== undefined && chosen.load >= targetAccepted) throw studyFull();
+      playlistId = chosen.id;
     } else {
-      const created = await createSession(storage, {
-        jobId: job.id,
-        playlistId: requested,
-        identity,
-        bcheckId,
-        freeTask: job.protocol === 'bubble' && query.ft === '1',
-        leaseMinutes: opts.sessionLeaseMinutes,
-      });
-      session = created;
-      playlistId = created.playlistId;
+      try {
+        session = await openSession(storage, {
+          jobId: job.id,
+          playlistId: requested,
+          resumeToken,
+          identity,
+          bcheckId,
+          freeTask: protocol.sessionOptions?.(query).freeTask ?? false,
+          leaseMinutes: opts.sessionLeaseMinutes,
+          targetAccepted,
+          acceptsNew: job.status === 'open',
+        });
+      } catch (error) {
+        if (error instanceof StudyFullError) throw studyFull();
+        if (error instanceof JobNotOpenError) throw notOpen(job.status);
+        if (error instanceof AlreadyCompletedError) {
+          throw new HttpError(403, 'ALREADY_COMPLETED', 'this participant has already completed this job', { flag: 'ALREADY_COMPLETED' });
+        }
+        throw error;
+      }
+      playlistId = session.playlistId;
     }
 
-    const stimuli = await playlistStimuli(storage.db, playlistId);
+    const stimuli = await playlistStimuli(storage, playlistId);
+    const mediaName = (path: string) => mediaNameOf(job.id, path);
     const view = (training: boolean) =>
-      stimuli.filter((s) => s.isTraining === training).map((s) => playlistStimulus(job.protocol, job.id, s));
-    const stimulis = view(false);
-    const stimulis_training = view(true);
+      stimuli.filter((s) => s.isTraining === training).map((s) => protocol.stimulus.view(s.id, s.spec, mediaName));
+    // Every media name once, in order of first use (the client loads them in this order): training first.
+    const training = stimuli.filter((s) => s.isTraining);
+    const test = stimuli.filter((s) => !s.isTraining);
+    const paths = [...new Set([...training, ...test].flatMap((s) => protocol.stimulus.media(s.spec).map(([, path]) => path)))];
+    const sizes = await jobMediaSizes(storage, job.id);
     return {
       jobId: job.id,
       playlistId,
-      stimulis,
-      stimulis_training,
-      mediaRessources: mediaOf([...stimulis_training, ...stimulis]),
+      stimulis: view(false),
+      stimulis_training: view(true),
+      mediaRessources: paths.map(mediaName),
+      mediaSizes: paths.map((path) => sizes.get(path) ?? null),
       session_id: session?.id ?? null,
       sessionToken: session?.token ?? null,
       type: job.protocol,
+      resumed: session?.resumed ?? false,
+      answered_stimuli: session?.resumed ? await answeredStimuli(storage, session.id) : [],
     };
   }
 }

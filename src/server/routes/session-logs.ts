@@ -1,26 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { SessionLogsBody } from '../../contract/payloads.js';
+import { largeJsonBodies, requireSameToken, type ParsedLargeBody } from '../body/large-bodies.js';
 import { forbidden } from '../errors.js';
+import { storeSessionLogs } from '../storage/participant-records.js';
 import { findSessionByToken } from '../storage/sessions.js';
-import { nowIso } from '../storage/types.js';
+import { screenSession } from '../quality/screening.js';
 
-/** POST /api/sessionlogs/: the interaction logs of a session, stored as one JSON document per post. */
+/**
+ * POST /api/sessionlogs/: the interaction logs of a session, stored as one JSON document per post. Up to 8 MiB,
+ * parsed off the event loop (body/large-bodies.ts).
+ */
 export async function sessionLogRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Body: SessionLogsBody }>(
-    '/api/sessionlogs/',
-    { schema: { body: SessionLogsBody }, bodyLimit: 8 * 1024 * 1024 },
-    async (request, reply) => {
-      const { sessionToken, ...logs } = request.body;
-      const session = await findSessionByToken(app.storage.db, sessionToken);
+  largeJsonBodies(app, 'logs', 8 * 1024 * 1024);
+  app.post<{ Body: ParsedLargeBody }>('/api/sessionlogs/', async (request, reply) => {
+      const sessionToken = request.body.fields.sessionToken as string;
+      requireSameToken(request, sessionToken);
+      const session = await findSessionByToken(app.storage, sessionToken);
       if (!session) throw forbidden('sessionToken does not belong to any session');
-      const { id } = await app.storage.write((trx) =>
-        trx
-          .insertInto('session_logs')
-          .values({ session_id: session.id, body: JSON.stringify(logs), created_at: nowIso() })
-          .returning('id')
-          .executeTakeFirstOrThrow(),
-      );
+      const id = await storeSessionLogs(app.storage, session, request.body.largeJson);
+      // The logs tell whether the visual tests passed: a completed session is judged again with them.
+      if (session.completed_at) {
+        await screenSession(app.storage, session.id, app.protocols).catch((error) => request.log.error({ err: error, session: session.id }, 'quality screening failed'));
+      }
       return reply.code(201).send({ id, session_id: session.id });
-    },
-  );
+  });
 }

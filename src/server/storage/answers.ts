@@ -1,67 +1,113 @@
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { conflict, forbidden, HttpError, notFound } from '../errors.js';
 import { findSessionById, tokenMatches } from './sessions.js';
 import { nowIso, type Db, type DialectName, type Storage } from './types.js';
 
-/** 201 for a new row, 200 when the post replays one already stored (same key, same content). */
+/** 201 for a new row, 200 when the post replays the one already stored (same key, same content). */
 export interface AnswerOutcome {
   status: 200 | 201;
   body: { id: number; stimuli_id: number; session_id: number };
 }
 
-/** Who posts the answer: the session, its token, and the stimulus answered. */
+/** Who posts the answer: the session, its token, and the presentation answered. */
 export interface AnswerTarget {
   sessionId: number;
   token: string;
   stimulusId: number;
-  /** "k:{Idempotency-Key}" or "n:{natural key}" (dedupeKey()). */
+  /** The presentation (presentationKey()): one answer each, whatever key the post carries. */
   dedupeKey: string;
-  keyed: boolean;
+  /** The client's Idempotency-Key; null without the header. */
+  idempotencyKey: string | null;
 }
 
 /**
- * dedupe_key: with an Idempotency-Key header, one row per (session, key) so a retry never stores twice;
- * without it, the natural key (session, stimulus[, screening_no]).
+ * dedupe_key: the presentation answered, unique per session. A rating answers its stimulus ("p:{stimulus}"), or
+ * in bubble one play of it ("p:{stimulus}:{play}"); a bubble screening one play ("p:{stimulus}:{screening_no}").
+ * A fresh Idempotency-Key therefore cannot add a second answer to the same presentation.
  */
-export function dedupeKey(idempotencyKey: string | undefined, natural: string): string {
-  return idempotencyKey ? `k:${idempotencyKey}` : `n:${natural}`;
+export function presentationKey(stimulusId: number, play: number | null): string {
+  return play === null ? `p:${stimulusId}` : `p:${stimulusId}:${play}`;
 }
 
 export interface RatingInput {
   value: number;
   nbReplay: number;
   logs: string | null;
+  /** The timing envelope as JSON text. */
+  timing: string | null;
 }
 export interface ScreeningInput {
   screeningNo: number;
   /** The mouse_logs object as JSON text. */
   mouseLogs: string;
+  timing: string | null;
 }
 
 /** The answer's own columns with their SQL types (PostgreSQL reads an untyped INSERT ... SELECT parameter as text). */
 type AnswerColumns = Array<[column: string, type: 'integer' | 'double precision' | 'text', value: unknown]>;
 
 const ratingColumns = (r: RatingInput): AnswerColumns => [
+  ['idempotency_key', 'text', null],
   ['value', 'double precision', r.value],
   ['nb_replay', 'integer', r.nbReplay],
   ['logs', 'text', r.logs],
+  ['timing', 'text', r.timing],
 ];
 const screeningColumns = (s: ScreeningInput): AnswerColumns => [
+  ['idempotency_key', 'text', null],
   ['screening_no', 'integer', s.screeningNo],
   ['mouse_logs', 'text', s.mouseLogs],
+  ['timing', 'text', s.timing],
 ];
 
+/**
+ * Per-session write quotas, sized from the playlist (README "Limits"): at most MAX_PLAYS plays of a stimulus are
+ * answered (bubble repetitions), and a session's mouse logs total at most MOUSE_LOG_BYTES_PER_STIMULUS per test
+ * stimulus. Ratings need no more: one per presentation is enforced by the unique key.
+ */
+export const ANSWER_QUOTA = { maxPlays: 20, mouseLogBytesPerStimulus: 8 * 1024 * 1024 };
+
+/** Refuses (429 ANSWER_QUOTA) a mouse log past the session's quota. */
+export async function checkScreeningQuota(storage: Storage, sessionId: number, screeningNo: number, bytes: number): Promise<void> {
+  if (screeningNo >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
+  const [used, stimuli] = await Promise.all([
+    storage.db
+      .selectFrom('screenings')
+      .select((eb) => eb.fn.sum(eb.fn('length', ['mouse_logs'])).as('bytes'))
+      .where('session_id', '=', sessionId)
+      .executeTakeFirstOrThrow(),
+    storage.db
+      .selectFrom('stimuli as st')
+      .innerJoin('sessions as s', 's.playlist_id', 'st.playlist_id')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('s.id', '=', sessionId)
+      .where('st.is_training', '=', 0)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const budget = Number(stimuli.n) * ANSWER_QUOTA.mouseLogBytesPerStimulus;
+  if (Number(used.bytes ?? 0) + bytes > budget) {
+    throw new HttpError(429, 'ANSWER_QUOTA', `this session's mouse logs would pass their quota of ${budget} bytes (${ANSWER_QUOTA.mouseLogBytesPerStimulus} per stimulus)`);
+  }
+}
+
 export const storeRating = (storage: Storage, target: AnswerTarget, rating: RatingInput) =>
-  storeAnswer(storage, 'ratings', target, ratingColumns(rating), (row) => row.value === rating.value && row.nb_replay === rating.nbReplay && row.logs === rating.logs);
+  storeAnswer(storage, 'ratings', target, ratingColumns(rating), (row) => row.value === rating.value && row.nb_replay === rating.nbReplay && row.logs === rating.logs && row.timing === rating.timing, (row) => ({
+    value: row.value,
+    nbReplay: row.nb_replay,
+  }));
 
 export const storeScreening = (storage: Storage, target: AnswerTarget, screening: ScreeningInput) =>
-  storeAnswer(storage, 'screenings', target, screeningColumns(screening), (row) => row.screening_no === screening.screeningNo && row.mouse_logs === screening.mouseLogs);
+  storeAnswer(storage, 'screenings', target, screeningColumns(screening), (row) => row.screening_no === screening.screeningNo && row.mouse_logs === screening.mouseLogs && row.timing === screening.timing, (row) => ({
+    screening_no: row.screening_no,
+  }));
 
 /**
  * Stores an answer, acknowledged after commit. The common case is ONE statement: an INSERT ... SELECT that only
- * yields a row when the session exists, the token is its token, the stimulus belongs to its playlist and it is
- * not completed, and that skips a taken (session, dedupe_key). When it stores nothing, the reason is looked up:
- * 404 unknown session or stimulus, 403 foreign token, 200 replay of the same answer, 409 otherwise.
+ * yields a row when the session exists, the token is its token, the stimulus is a test stimulus of its playlist
+ * and it is not completed, and that skips a presentation already answered. When it stores nothing, the reason is
+ * looked up: 404 unknown session or stimulus, 403 foreign token, 409 TRAINING_STIMULUS, 200 replay of the same
+ * post, 409 ALREADY_ANSWERED with the stored answer (the first answer counts; the client takes it as saved), 409
+ * SESSION_COMPLETED.
  */
 async function storeAnswer(
   storage: Storage,
@@ -69,7 +115,9 @@ async function storeAnswer(
   target: AnswerTarget,
   columns: AnswerColumns,
   sameContent: (stored: Record<string, unknown>) => boolean,
+  describe: (stored: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<AnswerOutcome> {
+  columns = columns.map((c): AnswerColumns[number] => (c[0] === 'idempotency_key' ? [c[0], c[1], target.idempotencyKey] : c));
   const answer = (status: 200 | 201, id: number): AnswerOutcome => ({
     status,
     body: { id, stimuli_id: target.stimulusId, session_id: target.sessionId },
@@ -77,27 +125,28 @@ async function storeAnswer(
   const inserted = await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
   if (inserted) return answer(201, inserted.id);
 
-  const session = await findSessionById(storage.db, target.sessionId);
+  const session = await findSessionById(storage, target.sessionId);
   if (!session) throw notFound(`no session ${target.sessionId}`);
   if (!tokenMatches(session, target.token)) throw forbidden('session_token does not belong to this session');
   const stimulus = await storage.db
     .selectFrom('stimuli')
-    .select('id')
+    .select(['id', 'is_training'])
     .where('id', '=', target.stimulusId)
     .where('playlist_id', '=', session.playlist_id)
     .executeTakeFirst();
   if (!stimulus) throw notFound(`stimulus ${target.stimulusId} is not in this session's playlist`);
+  if (stimulus.is_training === 1) throw conflict('TRAINING_STIMULUS', `stimulus ${target.stimulusId} is a training example: training answers are not stored`);
   const stored = (await storage.db
     .selectFrom(table)
     .selectAll()
     .where('session_id', '=', target.sessionId)
     .where('dedupe_key', '=', target.dedupeKey)
-    .executeTakeFirst()) as (Record<string, unknown> & { id: number; stimulus_id: number }) | undefined;
+    .executeTakeFirst()) as (Record<string, unknown> & { id: number; stimulus_id: number; idempotency_key: string | null }) | undefined;
   if (stored) {
-    if (stored.stimulus_id === target.stimulusId && sameContent(stored)) return answer(200, stored.id);
-    throw target.keyed
-      ? conflict('IDEMPOTENCY_CONFLICT', 'this Idempotency-Key was already used for a different answer')
-      : conflict('DUPLICATE', `an answer for stimulus ${target.stimulusId} is already stored for this session`);
+    if (stored.idempotency_key === target.idempotencyKey && sameContent(stored)) return answer(200, stored.id);
+    throw conflict('ALREADY_ANSWERED', `this presentation of stimulus ${target.stimulusId} already has its answer; the first one counts`, {
+      answer: { id: stored.id, stimuli_id: target.stimulusId, session_id: target.sessionId, ...describe(stored) },
+    });
   }
   if (session.completed_at !== null) throw conflict('SESSION_COMPLETED', 'this session is completed and takes no more answers');
   throw new Error(`answer of session ${target.sessionId} neither stored nor found`);
@@ -125,7 +174,7 @@ async function insertIfAllowed(trx: Db, dialect: DialectName, table: 'ratings' |
       insert into ${sql.table(table)} (session_id, stimulus_id, dedupe_key, created_at, ${sql.join(columns.map(([name]) => sql.ref(name)))})
       select s.id, st.id, ${cast(dedupe, 'text')}, ${cast(createdAt, 'text')}, ${sql.join(columns.map(([, type], i) => cast(values[i], type)))}
       from sessions s join stimuli st on st.playlist_id = s.playlist_id
-      where s.id = ${sessionId} and s.token = ${token} and s.completed_at is null and st.id = ${stimulusId}
+      where s.id = ${sessionId} and s.token = ${token} and s.completed_at is null and st.id = ${stimulusId} and st.is_training = 0
       on conflict (session_id, dedupe_key) do nothing
       returning id`.compile(trx);
     text = compiled.sql;

@@ -40,8 +40,8 @@ async function countIdentityPurge(db: Db, jobId: string, before: string | undefi
 }
 
 /** What purgeIdentities would delete (--dry-run). */
-export function planIdentityPurge(db: Db, jobId: string, opts: { before?: string } = {}): Promise<IdentityPurge> {
-  return countIdentityPurge(db, jobId, opts.before);
+export function planIdentityPurge(storage: Storage, jobId: string, opts: { before?: string } = {}): Promise<IdentityPurge> {
+  return countIdentityPurge(storage.db, jobId, opts.before);
 }
 
 /** Deletes the identities (and tombstones) in one write transaction; returns what it deleted. */
@@ -49,6 +49,8 @@ export async function purgeIdentities(storage: Storage, jobId: string, opts: { b
   return storage.write(async (trx) => {
     const { sessions } = await countIdentityPurge(trx, jobId, opts.before);
     const identities = await trx.deleteFrom('session_identities').where('session_id', 'in', sessionsInRange(trx, jobId, opts.before)).executeTakeFirst();
+    // The hashed ids that find a participant's session go too (they are derived from the platform ids).
+    await trx.deleteFrom('session_participants').where('session_id', 'in', sessionsInRange(trx, jobId, opts.before)).execute();
     let tombstones = trx.deleteFrom('withdrawals').where('job_id', '=', jobId);
     if (opts.before !== undefined) tombstones = tombstones.where('session_started_at', '<', opts.before);
     const deletedTombstones = await tombstones.executeTakeFirst();

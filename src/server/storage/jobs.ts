@@ -1,16 +1,23 @@
 import type { JobFields, JobResponse } from '../../contract/job.js';
-import type { Protocol } from '../../contract/protocols.js';
-import type { Db } from './types.js';
+import type { StudyQuality } from '../../contract/quality.js';
+import type { JobStatus, Storage } from './types.js';
 
 export interface StoredJob {
   id: string;
-  protocol: Protocol;
+  /** Name of the job's protocol (a key of the protocol registry). */
+  protocol: string;
   fields: JobFields;
+  /** The study's quality control ({} when it declares none: the default rules apply). */
+  quality: StudyQuality;
+  /** draft, open, paused or closed (README "Console"): only an open job takes new participants. */
+  status: JobStatus;
 }
 
-export async function findJob(db: Db, id: string): Promise<StoredJob | null> {
-  const row = await db.selectFrom('jobs').select(['id', 'protocol', 'fields']).where('id', '=', id).executeTakeFirst();
-  return row ? { id: row.id, protocol: row.protocol as Protocol, fields: JSON.parse(row.fields) as JobFields } : null;
+export async function findJob(storage: Storage, id: string): Promise<StoredJob | null> {
+  const row = await storage.db.selectFrom('jobs').select(['id', 'protocol', 'fields', 'quality', 'status']).where('id', '=', id).executeTakeFirst();
+  return row
+    ? { id: row.id, protocol: row.protocol, fields: JSON.parse(row.fields) as JobFields, quality: row.quality ? (JSON.parse(row.quality) as StudyQuality) : {}, status: row.status }
+    : null;
 }
 
 /** GET /api/jobs/{id}: the Job fields, the id, and backgroundColor under its piiface spelling too. */
@@ -26,8 +33,8 @@ export interface StoredStimulus {
 }
 
 /** Stimuli of one playlist in playlist order, test then training. */
-export async function playlistStimuli(db: Db, playlistId: number): Promise<StoredStimulus[]> {
-  const rows = await db
+export async function playlistStimuli(storage: Storage, playlistId: number): Promise<StoredStimulus[]> {
+  const rows = await storage.db
     .selectFrom('stimuli')
     .select(['id', 'is_training', 'spec'])
     .where('playlist_id', '=', playlistId)
@@ -35,6 +42,17 @@ export async function playlistStimuli(db: Db, playlistId: number): Promise<Store
     .orderBy('position')
     .execute();
   return rows.map((r) => ({ id: r.id, isTraining: r.is_training === 1, spec: JSON.parse(r.spec) }));
+}
+
+/** A job's playlists in study order. */
+export function jobPlaylists(storage: Storage, jobId: string): Promise<Array<{ id: number; position: number }>> {
+  return storage.db.selectFrom('playlists').select(['id', 'position']).where('job_id', '=', jobId).orderBy('position').execute();
+}
+
+/** True when the playlist exists and belongs to the job. */
+export async function jobHasPlaylist(storage: Storage, jobId: string, playlistId: number): Promise<boolean> {
+  const row = await storage.db.selectFrom('playlists').select('id').where('id', '=', playlistId).where('job_id', '=', jobId).executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface JobSummary {
@@ -48,8 +66,8 @@ export interface JobSummary {
 }
 
 /** Every job with its counts (CLI list). */
-export async function jobSummaries(db: Db): Promise<JobSummary[]> {
-  const rows = await db
+export async function jobSummaries(storage: Storage): Promise<JobSummary[]> {
+  const rows = await storage.db
     .selectFrom('jobs as j')
     .select((eb) => [
       'j.id',

@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { participantHashes } from './participant-ids.js';
 import type { DialectName } from './types.js';
 
 /**
@@ -140,7 +141,141 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('withdrawals').ifExists().execute();
       },
     },
+    // The frame-timing envelope of each answer (contract TimingEnvelope), beside the SPEC's logs text.
+    '003_answer_timing': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('ratings').addColumn('timing', 'text').execute();
+        await db.schema.alterTable('screenings').addColumn('timing', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('ratings').dropColumn('timing').execute();
+        await db.schema.alterTable('screenings').dropColumn('timing').execute();
+      },
+    },
+    // The media files of each job as imported: their size (the playlist sends it, so the loading screen knows the
+    // total from the first byte) and their attributes for the analysis.
+    '004_job_media': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('job_media')
+          .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+          .addColumn('path', 'text', (c) => c.notNull())
+          .addColumn('bytes', 'bigint', (c) => c.notNull())
+          // The study file's mediaAttributes of this file (JSON text), null when it declares none.
+          .addColumn('attributes', 'text')
+          .addPrimaryKeyConstraint('job_media_pk', ['job_id', 'path'])
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('job_media').ifExists().execute();
+      },
+    },
+    // Quality control (README "Quality control"): the study's rules on its job, and the verdict of each session.
+    '005_quality': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('jobs').addColumn('quality', 'text').execute();
+        await db.schema
+          .createTable('session_verdicts')
+          .addColumn('session_id', 'integer', (c) => c.primaryKey().references('sessions.id').onDelete('cascade'))
+          .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+          .addColumn('accepted', 'integer', (c) => c.notNull())
+          .addColumn('outcomes', 'text', (c) => c.notNull())
+          .addColumn('evaluated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('session_verdicts_job').on('session_verdicts').columns(['job_id', 'accepted']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('session_verdicts').ifExists().execute();
+        await db.schema.alterTable('jobs').dropColumn('quality').execute();
+      },
+    },
+    // One session per participant and job (README "Participant continuity"): every platform id a session came with,
+    // normalised and hashed, unique per job, so concurrent tabs and other spellings find the same session; and the
+    // client's Idempotency-Key kept beside the answer, now that dedupe_key is the presentation.
+    '006_participants': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('session_participants')
+          .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+          .addColumn('participant_hash', 'text', (c) => c.notNull())
+          .addColumn('session_id', 'integer', (c) => c.notNull().references('sessions.id').onDelete('cascade'))
+          .addPrimaryKeyConstraint('session_participants_pk', ['job_id', 'participant_hash'])
+          .execute();
+        await db.schema.createIndex('session_participants_session').on('session_participants').column('session_id').execute();
+        // Sessions stored before: their ids, oldest session first (a later duplicate keeps its own rows only).
+        const identities = await db
+          .selectFrom('session_identities as i')
+          .innerJoin('sessions as s', 's.id', 'i.session_id')
+          .select(['s.job_id', 's.id', 'i.worker_id', 'i.prolific_pid', 'i.email'])
+          .orderBy('s.id')
+          .execute();
+        for (const row of identities) {
+          const hashes = participantHashes([row.worker_id, row.prolific_pid, row.email]);
+          if (hashes.length === 0) continue;
+          await db
+            .insertInto('session_participants')
+            .values(hashes.map((participant_hash) => ({ job_id: row.job_id, participant_hash, session_id: row.id })))
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        }
+        await db.schema.alterTable('ratings').addColumn('idempotency_key', 'text').execute();
+        await db.schema.alterTable('screenings').addColumn('idempotency_key', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('session_participants').ifExists().execute();
+        await db.schema.alterTable('ratings').dropColumn('idempotency_key').execute();
+        await db.schema.alterTable('screenings').dropColumn('idempotency_key').execute();
+      },
+    },
+    // The study file a job was imported from: another file with the same id replaces it only with --replace.
+    '007_job_source': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('jobs').addColumn('source', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('jobs').dropColumn('source').execute();
+      },
+    },
+    // The researcher console (README "Console"): accounts, signed-in sessions, roles per job, and the job's status.
+    '008_console': {
+      async up(db: Kysely<any>) {
+        await withId(db.schema.createTable('users'))
+          .addColumn('email', 'text', (c) => c.notNull().unique())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('admin', 'integer', (c) => c.notNull())
+          .addColumn('failed_logins', 'integer', (c) => c.notNull())
+          .addColumn('locked_until', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('console_sessions')
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('csrf_token', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('job_roles')
+          .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('job_roles_pk', ['job_id', 'user_id'])
+          .execute();
+        // Jobs imported before the console were open to participants: they stay so.
+        await db.schema.alterTable('jobs').addColumn('status', 'text', (c) => c.notNull().defaultTo('open')).execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const t of ['job_roles', 'console_sessions', 'users']) await db.schema.dropTable(t).ifExists().execute();
+        await db.schema.alterTable('jobs').dropColumn('status').execute();
+      },
+    },
   };
+}
+
+/** The names of every migration, in the order they apply. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite')).sort();
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
-import { PLATFORMS, type Platform } from '../../contract/protocols.js';
+import { PLATFORMS, type Platform } from '../../contract/platforms.js';
+import { normaliseParticipantId, participantHashes } from './participant-ids.js';
 import { hasWithdrawn } from './tombstones.js';
 import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
@@ -35,69 +36,133 @@ export function participantKey(identity: PlatformIdentity): string | null {
   return null;
 }
 
+/** Every platform id of the identity, whichever parameter carried it. */
+const identityIds = (identity: PlatformIdentity) => [identity.workerId, identity.PROLIFIC_PID, identity.email];
+
 /**
- * True when this participant already has a completed session of this job, or had one and withdrew it
- * (`cli withdraw` leaves a tombstone so that withdrawing does not reopen the job to them).
+ * True when one of these ids withdrew a completed session of this job (`cli withdraw` leaves a tombstone so that
+ * withdrawing does not reopen the job to them), under any platform's parameter.
  */
-export async function hasCompleted(db: Db, jobId: string, key: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('session_identities as i', 'i.session_id', 's.id')
-    .select('s.id')
-    .where('s.job_id', '=', jobId)
-    .where('i.participant_key', '=', key)
-    .where('s.completed_at', 'is not', null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined || (await hasWithdrawn(db, jobId, key));
+async function hasWithdrawnAny(db: Db, jobId: string, identity: PlatformIdentity): Promise<boolean> {
+  for (const id of new Set(identityIds(identity).map(normaliseParticipantId))) {
+    if (id === null) continue;
+    for (const platform of PLATFORMS) if (await hasWithdrawn(db, jobId, `${platform}:${id}`)) return true;
+  }
+  return false;
+}
+
+/** This participant already completed the job (or withdrew a completed session): no new session, no resume. */
+export class AlreadyCompletedError extends Error {}
+
+/** Every playlist of the job already has its target of accepted observers (README "Quality control"). */
+export class StudyFullError extends Error {}
+
+export interface PlaylistLoad {
+  id: number;
+  /** Completed sessions not rejected by quality control, plus sessions still running within the lease. */
+  load: number;
 }
 
 /**
- * The playlist that should get the next participant: the fewest sessions that are completed or still running
- * (started less than `leaseMinutes` ago). A session left unfinished past the lease is taken as abandoned and no
- * longer counts, so its slot goes to someone else. Ties: fewest sessions ever, then lowest id.
+ * The playlist that should get the next participant: the lowest load, counting the sessions that are completed and
+ * not rejected by quality control (a rejected session's playlist needs another observer) or still running (started
+ * less than `leaseMinutes` ago; past the lease a session is taken as abandoned). Ties: fewest sessions ever, then
+ * lowest id. `playlistId` restricts the choice to that playlist (a link that names it).
  */
-export async function leastLoadedPlaylist(db: Db, jobId: string, leaseMinutes: number): Promise<number | null> {
+export async function leastLoadedPlaylist(storage: Storage, jobId: string, leaseMinutes: number, playlistId: number | null = null): Promise<PlaylistLoad | null> {
+  return leastLoadedIn(storage.db, jobId, leaseMinutes, playlistId);
+}
+
+async function leastLoadedIn(db: Db, jobId: string, leaseMinutes: number, playlistId: number | null): Promise<PlaylistLoad | null> {
   const cutoff = new Date(Date.now() - leaseMinutes * 60_000).toISOString();
-  const row = await db
+  let query = db
     .selectFrom('playlists as p')
     .leftJoin('sessions as s', 's.playlist_id', 'p.id')
+    .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
     .select([
       'p.id',
-      sql<number>`cast(coalesce(sum(case when s.completed_at is not null or s.created_at > ${cutoff} then 1 else 0 end), 0) as integer)`.as('load'),
+      sql<number>`cast(coalesce(sum(case when (s.completed_at is not null and coalesce(v.accepted, 1) = 1) or (s.completed_at is null and s.created_at > ${cutoff}) then 1 else 0 end), 0) as integer)`.as('load'),
       sql<number>`cast(count(s.id) as integer)`.as('total'),
     ])
-    .where('p.job_id', '=', jobId)
-    .groupBy('p.id')
-    .orderBy('load')
-    .orderBy('total')
-    .orderBy('p.id')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id ?? null;
+    .where('p.job_id', '=', jobId);
+  if (playlistId !== null) query = query.where('p.id', '=', playlistId);
+  const row = await query.groupBy('p.id').orderBy('load').orderBy('total').orderBy('p.id').limit(1).executeTakeFirst();
+  return row ? { id: row.id, load: Number(row.load) } : null;
 }
 
 export interface NewSession {
   jobId: string;
-  /** Chosen by the participant link (playlist_id); otherwise the least loaded one. */
+  /** Chosen by the participant link (playlist_id, where the job allows it); otherwise the least loaded one. */
   playlistId: number | null;
+  /** The session token the page kept from an earlier load (anonymous participants resume with it). */
+  resumeToken?: string | null;
   identity: PlatformIdentity;
   bcheckId: number | null;
   freeTask: boolean;
   leaseMinutes: number;
+  /** Accepted observers each playlist needs; a playlist that has them (running sessions included) takes no one. */
+  targetAccepted?: number;
+  /** The job takes new participants (open); a paused or closed job only gives unfinished sessions back. */
+  acceptsNew?: boolean;
+}
+
+/** A paused or closed job: no new session (those in progress may finish). */
+export class JobNotOpenError extends Error {}
+
+export interface OpenedSession {
+  id: number;
+  token: string;
+  playlistId: number;
+  /** An unfinished session of this participant was found and is given back (a reload, a second tab). */
+  resumed: boolean;
 }
 
 /**
- * Creates a session with a fresh 256-bit token. Race-safe: the balance count and the insert happen in one write
- * transaction holding the job's lock (PostgreSQL row lock; SQLite serializes writers), so concurrent calls see
- * each other's sessions.
+ * The participant's session of this job: their unfinished one when they have it (found by any of their platform
+ * ids, or by the token the page kept), else a new one with a fresh 256-bit token. AlreadyCompletedError when they
+ * completed the job. Race-safe: the lookups, the balance count and the insert happen in one write transaction
+ * holding the job's lock (PostgreSQL row lock; SQLite serializes writers), so concurrent calls (two tabs, several
+ * server processes) see each other's sessions, and the unique (job, id) rows make a second session impossible.
  */
-export async function createSession(storage: Storage, input: NewSession): Promise<{ id: number; token: string; playlistId: number }> {
-  const token = randomBytes(32).toString('base64url');
+export async function openSession(storage: Storage, input: NewSession): Promise<OpenedSession> {
+  const token = newSessionToken();
+  const hashes = participantHashes(identityIds(input.identity));
   return storage.write(async (trx) => {
     await storage.lockJob(trx, input.jobId);
-    const playlistId = input.playlistId ?? (await leastLoadedPlaylist(trx, input.jobId, input.leaseMinutes));
-    if (playlistId === null) throw new Error(`job ${input.jobId} has no playlist`);
+    const known = hashes.length === 0
+      ? []
+      : await trx
+          .selectFrom('session_participants as p')
+          .innerJoin('sessions as s', 's.id', 'p.session_id')
+          .select(['s.id', 's.token', 's.playlist_id', 's.completed_at'])
+          .where('p.job_id', '=', input.jobId)
+          .where('p.participant_hash', 'in', hashes)
+          .orderBy('s.id')
+          .execute();
+    if (known.some((s) => s.completed_at !== null) || (await hasWithdrawnAny(trx, input.jobId, input.identity))) throw new AlreadyCompletedError();
+    let open: { id: number; token: string; playlist_id: number; completed_at: string | null } | undefined = known[0];
+    if (!open && input.resumeToken) {
+      open = await trx.selectFrom('sessions').select(['id', 'token', 'playlist_id', 'completed_at']).where('token', '=', input.resumeToken).where('job_id', '=', input.jobId).executeTakeFirst();
+      if (open?.completed_at) throw new AlreadyCompletedError();
+    }
+    if (open) {
+      // Ids this load brings that the session did not have yet (another parameter, a first id after an anonymous start).
+      if (hashes.length > 0) {
+        await trx
+          .insertInto('session_participants')
+          .values(hashes.map((participant_hash) => ({ job_id: input.jobId, participant_hash, session_id: open!.id })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      return { id: open.id, token: open.token, playlistId: open.playlist_id, resumed: true };
+    }
+    if (input.acceptsNew === false) throw new JobNotOpenError();
+    const chosen = await leastLoadedIn(trx, input.jobId, input.leaseMinutes, input.playlistId);
+    if (!chosen) throw new Error(`job ${input.jobId} has no playlist${input.playlistId === null ? '' : ` ${input.playlistId}`}`);
+    if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted) {
+      throw new StudyFullError(input.playlistId === null ? `every playlist of job ${input.jobId} has its ${input.targetAccepted} observers` : `playlist ${chosen.id} has its ${input.targetAccepted} observers`);
+    }
+    const playlistId = chosen.id;
     const { id } = await trx
       .insertInto('sessions')
       .values({
@@ -129,16 +194,36 @@ export async function createSession(storage: Storage, input: NewSession): Promis
         email: i.email ?? null,
       })
       .execute();
-    return { id, token, playlistId };
+    if (hashes.length > 0) {
+      await trx.insertInto('session_participants').values(hashes.map((participant_hash) => ({ job_id: input.jobId, participant_hash, session_id: id }))).execute();
+    }
+    return { id, token, playlistId, resumed: false };
   });
 }
 
-export async function findSessionById(db: Db, id: number): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+/**
+ * 256 random bits, base64url. Never starting with '-' or '_': a token is also a command-line value
+ * (`cli withdraw --token ...`), and an argument parser reads a leading '-' as an option.
+ */
+export function newSessionToken(): string {
+  for (;;) {
+    const token = randomBytes(32).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(token)) return token;
+  }
 }
 
-export async function findSessionByToken(db: Db, token: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('token', '=', token).executeTakeFirst();
+/** The protocol name of a session's job (null for no such session). */
+export async function sessionProtocol(storage: Storage, sessionId: number): Promise<string | null> {
+  const row = await storage.db.selectFrom('sessions as s').innerJoin('jobs as j', 'j.id', 's.job_id').select('j.protocol').where('s.id', '=', sessionId).executeTakeFirst();
+  return row?.protocol ?? null;
+}
+
+export async function findSessionById(storage: Storage, id: number): Promise<SessionRow | undefined> {
+  return storage.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findSessionByToken(storage: Storage, token: string): Promise<SessionRow | undefined> {
+  return storage.db.selectFrom('sessions').selectAll().where('token', '=', token).executeTakeFirst();
 }
 
 /** Constant-time token comparison (the token is the session's only secret). */
@@ -149,27 +234,35 @@ export function tokenMatches(session: SessionRow, token: string): boolean {
 }
 
 /**
- * Test stimuli of the session's playlist that have no stored answer yet, in playlist order. The answer is a
- * rating, or for a free-task bubble session (no rating is asked) its mouse log.
+ * Test stimuli of the session's playlist, in playlist order, with or without (`answered`) a stored answer. The
+ * answer is a rating, or for a free-task bubble session (no rating is asked) its mouse log.
  */
-export async function missingAnswers(db: Db, session: SessionRow): Promise<number[]> {
-  const rows = await db
+async function testStimuliByAnswer(storage: Storage, session: SessionRow, answered: boolean): Promise<number[]> {
+  const rows = await storage.db
     .selectFrom('stimuli as st')
     .select('st.id')
     .where('st.playlist_id', '=', session.playlist_id)
     .where('st.is_training', '=', 0)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          session.free_task
-            ? selectFrom('screenings as a').select('a.id').where('a.session_id', '=', session.id).whereRef('a.stimulus_id', '=', 'st.id')
-            : selectFrom('ratings as a').select('a.id').where('a.session_id', '=', session.id).whereRef('a.stimulus_id', '=', 'st.id'),
-        ),
-      ),
-    )
+    .where(({ not, exists, selectFrom }) => {
+      const answer = exists(
+        session.free_task
+          ? selectFrom('screenings as a').select('a.id').where('a.session_id', '=', session.id).whereRef('a.stimulus_id', '=', 'st.id')
+          : selectFrom('ratings as a').select('a.id').where('a.session_id', '=', session.id).whereRef('a.stimulus_id', '=', 'st.id'),
+      );
+      return answered ? answer : not(answer);
+    })
     .orderBy('st.position')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** Test stimuli that have no stored answer yet, in playlist order (the code waits for none). */
+export const missingAnswers = (storage: Storage, session: SessionRow) => testStimuliByAnswer(storage, session, false);
+
+/** Test stimuli already answered, in playlist order (a resumed page goes on after them). */
+export async function answeredStimuli(storage: Storage, sessionId: number): Promise<number[]> {
+  const session = await findSessionById(storage, sessionId);
+  return session ? testStimuliByAnswer(storage, session, true) : [];
 }
 
 /** Verification codes: 12 characters from a 31-letter alphabet without look-alikes (about 59 bits). */

@@ -11,6 +11,12 @@ export interface JobsTable {
   protocol: string;
   /** JobFields as JSON text. */
   fields: string;
+  /** The study file's `quality` (StudyQuality) as JSON text; null when it declares none (defaults apply). */
+  quality: string | null;
+  /** The study file it was imported from (real path); null for jobs imported before migration 007. */
+  source: string | null;
+  /** Who may start a session (README "Console"): draft (imported from the console, not yet opened), open, paused, closed. */
+  status: Generated<JobStatus>;
   created_at: string;
   updated_at: string;
 }
@@ -74,11 +80,19 @@ export interface RatingsTable {
   id: Generated<number>;
   session_id: number;
   stimulus_id: number;
-  /** "k:{Idempotency-Key}" or, without the header, "n:{stimulus_id}" (natural key). Unique per session. */
+  /**
+   * The presentation this answers, unique per session: "p:{stimulus_id}" (one answer per stimulus) or
+   * "p:{stimulus_id}:{play}" (bubble: one per repetition). Rows stored before migration 006 have "k:{key}" or
+   * "n:{stimulus_id}".
+   */
   dedupe_key: string;
+  /** The client's Idempotency-Key (a retry of the same post carries it again); null without the header. */
+  idempotency_key: string | null;
   value: number;
   nb_replay: number;
   logs: string | null;
+  /** TimingEnvelope as JSON text (contract/payloads.ts); null when the post carried none. */
+  timing: string | null;
   created_at: string;
 }
 
@@ -87,10 +101,13 @@ export interface ScreeningsTable {
   session_id: number;
   stimulus_id: number;
   screening_no: number;
-  /** "k:{Idempotency-Key}" or "n:{stimulus_id}:{screening_no}". Unique per session. */
+  /** The presentation: "p:{stimulus_id}:{screening_no}", unique per session (older rows: "k:..." or "n:..."). */
   dedupe_key: string;
+  idempotency_key: string | null;
   /** {mediaA, mediaB} sample lists as JSON text. */
   mouse_logs: string;
+  /** TimingEnvelope of the play, as JSON text; null when the post carried none. */
+  timing: string | null;
   created_at: string;
 }
 
@@ -133,6 +150,70 @@ export interface WithdrawalsTable {
   withdrawn_at: string;
 }
 
+/** A media file of a job as imported (path relative to the study's media folder). */
+export interface JobMediaTable {
+  job_id: string;
+  path: string;
+  /** Size in bytes (bigint on PostgreSQL: read back with Number()). */
+  bytes: number | string;
+  /** MediaAttributes (contract/study.ts) as JSON text; null when none were declared. */
+  attributes: string | null;
+}
+
+/** The quality verdict of a session (src/quality/rules.ts): its latest evaluation. */
+export interface SessionVerdictsTable {
+  session_id: number;
+  job_id: string;
+  /** 1 accepted, 0 rejected. */
+  accepted: number;
+  /** RuleOutcome[] as JSON text: every rule with its status and what was measured. */
+  outcomes: string;
+  evaluated_at: string;
+}
+
+/**
+ * Every platform id a session came with (PROLIFIC_PID, workerId, lab e-mail), normalised and hashed
+ * (participant-ids.ts): one row per id and job, so a second tab, a reload or another spelling of the same id finds
+ * the same session. Deleted with the session, and by `purge-identities`.
+ */
+export interface SessionParticipantsTable {
+  job_id: string;
+  participant_hash: string;
+  session_id: number;
+}
+
+export type JobStatus = 'draft' | 'open' | 'paused' | 'closed';
+
+/** A researcher's account of the console; the password only as a scrypt hash (console/passwords.ts). */
+export interface UsersTable {
+  id: Generated<number>;
+  /** Lower case. */
+  email: string;
+  password_hash: string;
+  /** 1: owner of every job (the first account). */
+  admin: number;
+  /** Failed sign-ins in a row; 5 lock the account for 15 minutes. */
+  failed_logins: number;
+  locked_until: string | null;
+  created_at: string;
+}
+
+/** A signed-in console session: the cookie's token only as its SHA-256, and the CSRF token of its changes. */
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** owner: everything; viewer: reads, without platform ids. */
+export interface JobRolesTable {
+  job_id: string;
+  user_id: number;
+  role: 'owner' | 'viewer';
+}
+
 export interface Database {
   jobs: JobsTable;
   playlists: PlaylistsTable;
@@ -145,6 +226,12 @@ export interface Database {
   session_logs: SessionLogsTable;
   consents: ConsentsTable;
   withdrawals: WithdrawalsTable;
+  job_media: JobMediaTable;
+  session_verdicts: SessionVerdictsTable;
+  session_participants: SessionParticipantsTable;
+  users: UsersTable;
+  console_sessions: ConsoleSessionsTable;
+  job_roles: JobRolesTable;
 }
 
 export type Db = Kysely<Database>;

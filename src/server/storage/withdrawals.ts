@@ -150,8 +150,8 @@ async function plan(db: Db, selector: WithdrawalSelector, jobId: string | undefi
 }
 
 /** What a withdrawal would delete, without deleting anything (--dry-run). */
-export async function planWithdrawal(db: Db, selector: WithdrawalSelector, opts: { jobId?: string } = {}): Promise<WithdrawalPlan> {
-  return (await plan(db, selector, opts.jobId)).plan;
+export async function planWithdrawal(storage: Storage, selector: WithdrawalSelector, opts: { jobId?: string } = {}): Promise<WithdrawalPlan> {
+  return (await plan(storage.db, selector, opts.jobId)).plan;
 }
 
 const deletedCount = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
@@ -174,6 +174,8 @@ export async function withdraw(
       deleted.screenings = deletedCount(await trx.deleteFrom('screenings').where('session_id', 'in', ids).executeTakeFirst());
       deleted.sessionLogs = deletedCount(await trx.deleteFrom('session_logs').where('session_id', 'in', ids).executeTakeFirst());
       deleted.identities = deletedCount(await trx.deleteFrom('session_identities').where('session_id', 'in', ids).executeTakeFirst());
+      // The quality verdict describes the deleted answers: it goes with them.
+      await trx.deleteFrom('session_verdicts').where('session_id', 'in', ids).execute();
       const withdrawnAt = nowIso();
       const tombstones = sessions
         .filter((s) => s.completedAt !== null)

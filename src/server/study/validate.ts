@@ -1,11 +1,15 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { TSchema } from '@sinclair/typebox';
-import { ALL_PROTOCOLS, type Protocol } from '../../contract/protocols.js';
+import type { JobFields } from '../../contract/job.js';
+import { IMAGE_EXT, mediaType, VIDEO_EXT } from '../../contract/media-types.js';
+import { MEDIA_FILE_PATTERN } from '../../contract/stimulus.js';
+import { htmlImageSources, jobHtmlFields } from '../../contract/study-html.js';
+import type { StimulusCheck } from '../../contract/quality.js';
 import { StudyFile } from '../../contract/study.js';
+import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
+import type { JsonSchema, ProtocolDefinition } from '../../protocols/types.js';
 import { ajvErrorDetails, type ErrorDetail } from '../errors.js';
-import { sourceProblems, stimulusSchemaOf, stimulusSources } from './stimulus-rules.js';
 
 /** A study file that does not pass: every problem, each with its JSON path ($.playlists[0].stimuli[3].sourceB). */
 export class StudyValidationError extends Error {
@@ -20,26 +24,24 @@ export class StudyValidationError extends Error {
 export interface LoadedStudy {
   file: string;
   study: StudyFile;
+  protocol: ProtocolDefinition;
   /** Absolute path of the study's media folder. */
   mediaRoot: string;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-const validators = new Map<TSchema, ValidateFunction>();
-function validatorOf(schema: TSchema): ValidateFunction {
+const validators = new Map<JsonSchema, ValidateFunction>();
+function validatorOf(schema: JsonSchema): ValidateFunction {
   let v = validators.get(schema);
   if (!v) validators.set(schema, (v = ajv.compile(schema)));
   return v;
 }
 
-/** Errors under one stimulus are re-checked against the protocol's own stimulus schema (the union's are noise). */
-const UNDER_A_STIMULUS = /^\/playlists\/\d+\/(stimuli|training)\/\d+(\/|$)/;
-
 /**
  * Reads and checks a study file: the JSON schema (closed objects), the stimulus shape the job's protocol needs,
  * and that every referenced media file exists inside the media folder. Collects every problem before failing.
  */
-export async function loadStudy(path: string): Promise<LoadedStudy> {
+export async function loadStudy(path: string, protocols: ProtocolRegistry = PROTOCOLS): Promise<LoadedStudy> {
   const file = resolve(path);
   let data: unknown;
   try {
@@ -51,19 +53,29 @@ export async function loadStudy(path: string): Promise<LoadedStudy> {
   const problems: ErrorDetail[] = [];
   const validateStudy = validatorOf(StudyFile);
   if (!validateStudy(data)) {
-    problems.push(...ajvErrorDetails((validateStudy.errors ?? []).filter((e) => !UNDER_A_STIMULUS.test(e.instancePath)), '$'));
+    problems.push(...ajvErrorDetails(validateStudy.errors ?? [], '$'));
   }
   const doc = (data ?? {}) as { job?: { subjectiveProtocol?: unknown }; media?: unknown; playlists?: unknown };
-  const protocol = (ALL_PROTOCOLS as readonly unknown[]).includes(doc.job?.subjectiveProtocol)
-    ? (doc.job!.subjectiveProtocol as Protocol)
-    : null;
+  const name = doc.job?.subjectiveProtocol;
+  const protocol = typeof name === 'string' ? protocolOf(name, protocols) : null;
+  if (typeof name === 'string' && !protocol) {
+    problems.push({ path: '$.job.subjectiveProtocol', message: `unknown protocol ${name}; must be one of ${Object.keys(protocols).join(', ')}` });
+  }
 
+  // The media folder lives in the study file's folder (symlinks resolved): a study file cannot publish /etc, nor a
+  // folder beside the database.
+  const studyDir = await realpath(dirname(file));
   const mediaRoot = typeof doc.media === 'string' ? resolve(dirname(file), doc.media) : null;
-  const mediaRootReal = mediaRoot ? await realDirectory(mediaRoot) : null;
+  let mediaRootReal = mediaRoot ? await realDirectory(mediaRoot) : null;
   if (mediaRoot && !mediaRootReal) problems.push({ path: '$.media', message: `media folder ${mediaRoot} does not exist` });
+  if (mediaRootReal && mediaRootReal !== studyDir && !mediaRootReal.startsWith(studyDir + sep)) {
+    problems.push({ path: '$.media', message: `media folder ${mediaRootReal} is outside the study file's folder ${studyDir}` });
+    mediaRootReal = null;
+  }
 
+  const used = new Set<string>();
   if (protocol && Array.isArray(doc.playlists)) {
-    const validateStimulus = validatorOf(stimulusSchemaOf(protocol));
+    const validateStimulus = validatorOf(protocol.stimulus.schema);
     for (const [p, playlist] of doc.playlists.entries()) {
       for (const list of ['stimuli', 'training'] as const) {
         const stimuli = (playlist as Record<string, unknown> | null)?.[list];
@@ -74,11 +86,13 @@ export async function loadStudy(path: string): Promise<LoadedStudy> {
             problems.push(...ajvErrorDetails(validateStimulus.errors ?? [], at));
             continue;
           }
-          const record = stimulus as Record<string, unknown>;
-          for (const [field, message] of sourceProblems(protocol, record)) problems.push({ path: field ? `${at}.${field}` : at, message });
-          if (!mediaRootReal) continue;
-          for (const [field, source] of stimulusSources(protocol, record)) {
-            const problem = await mediaFileProblem(mediaRootReal, source);
+          for (const [field, message] of protocol.stimulus.problems?.(stimulus, protocol.name) ?? []) {
+            problems.push({ path: field ? `${at}.${field}` : at, message });
+          }
+          problems.push(...checkProblems((stimulus as { check?: StimulusCheck }).check, list, protocol, `${at}.check`));
+          for (const [, source] of protocol.stimulus.media(stimulus)) used.add(source);
+          for (const [field, source] of protocol.stimulus.media(stimulus)) {
+            const problem = mediaType(source, null) === null ? `${source} is not an image or a video (${MEDIA_EXTENSIONS})` : mediaRootReal ? await mediaFileProblem(mediaRootReal, source) : null;
             if (problem) problems.push({ path: `${at}.${field}`, message: problem });
           }
         }
@@ -86,9 +100,56 @@ export async function loadStudy(path: string): Promise<LoadedStudy> {
     }
   }
 
+  // Images of the study's HTML are media files of the study too (the page shows no remote resource).
+  const job = (doc as { job?: Partial<JobFields> }).job;
+  if (job && typeof job === 'object') {
+    for (const [at, html] of jobHtmlFields(job)) {
+      for (const source of htmlImageSources(html)) {
+        const problem = !new RegExp(MEDIA_FILE_PATTERN).test(source)
+          ? `image ${source.slice(0, 100)} must be a file of the study's media folder (a relative path), not a remote address`
+          : mediaType(source, null)?.kind !== 'image'
+            ? `image ${source} is not an image (${MEDIA_EXTENSIONS})`
+            : mediaRootReal
+              ? await mediaFileProblem(mediaRootReal, source)
+              : null;
+        if (problem) problems.push({ path: at, message: problem });
+      }
+    }
+  }
+
+  // Attributes are declared once per media file: a name no stimulus uses is a typo, not an extra.
+  const attributes = (data as { mediaAttributes?: unknown } | null)?.mediaAttributes;
+  if (protocol && attributes && typeof attributes === 'object') {
+    for (const path of Object.keys(attributes)) {
+      if (!used.has(path)) problems.push({ path: `$.mediaAttributes[${JSON.stringify(path)}]`, message: `${path} is not a media file of this study's stimuli` });
+    }
+  }
+
+  if (protocol) problems.push(...qualityProblems((data as { quality?: { rules?: Record<string, unknown> } } | null)?.quality?.rules, protocol));
+
   if (problems.length > 0) throw new StudyValidationError(file, problems);
-  return { file, study: data as StudyFile, mediaRoot: mediaRootReal! };
+  return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal! };
 }
+
+/** What the schema cannot say about a gold, trap or attention-check declaration. */
+function checkProblems(check: StimulusCheck | undefined, list: 'stimuli' | 'training', protocol: ProtocolDefinition, at: string): ErrorDetail[] {
+  if (!check) return [];
+  if (list === 'training') return [{ path: at, message: 'gold, trap and attention checks belong among the test stimuli: training answers are not stored' }];
+  if (check.tolerance === undefined) return [];
+  if (check.kind !== 'gold') return [{ path: `${at}.tolerance`, message: `a tolerance applies to gold stimuli only (a ${check.kind} has one right answer)` }];
+  if (!protocol.checks?.scored) return [{ path: `${at}.tolerance`, message: `${protocol.name} answers are choices: a gold answer is right or wrong, without tolerance` }];
+  return [];
+}
+
+/** Rules that only a rating scale can apply, set explicitly on another protocol, are a mistake worth telling. */
+function qualityProblems(rules: Record<string, unknown> | undefined, protocol: ProtocolDefinition): ErrorDetail[] {
+  if (!rules || protocol.analysis.family === 'rating') return [];
+  return (['minVariance', 'minCorrelation', 'correlationAfterSessions'] as const)
+    .filter((rule) => rules[rule] !== undefined && rules[rule] !== false)
+    .map((rule) => ({ path: `$.quality.rules.${rule}`, message: `applies to rating scales only; ${protocol.name} is a ${protocol.analysis.family} protocol (remove it or set false)` }));
+}
+
+const MEDIA_EXTENSIONS = `allowed: ${[...Object.keys(IMAGE_EXT), ...Object.keys(VIDEO_EXT)].map((e) => `.${e}`).join(', ')}`;
 
 async function realDirectory(path: string): Promise<string | null> {
   const real = await realpath(path).catch(() => null);

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { BrowserRouter, useRoutes } from 'react-router-dom';
-import { parsePlatform } from '../../contract/protocols.js';
+import { parsePlatform } from '../../contract/platforms.js';
 import { Spinner } from '../screens/Spinner.js';
 import { stringsFor } from '../i18n/index.js';
 import { ErrorBoundary } from './ErrorBoundary.js';

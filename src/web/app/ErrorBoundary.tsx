@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { parsePlatform } from '../../contract/protocols.js';
+import { parsePlatform } from '../../contract/platforms.js';
 import { stringsFor } from '../i18n/index.js';
 import { failureText } from '../screens/FailureScreen.js';
 

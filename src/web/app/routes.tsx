@@ -1,33 +1,32 @@
 import { lazy, type ReactElement } from 'react';
-import { RATING_PROTOCOLS, ROUTE_OF_PROTOCOL } from '../../contract/protocols.js';
-import GenericTestPage from '../test-page/GenericTestPage.js';
+import { PROTOCOLS } from '../../protocols/registry.js';
+import ParticipantPage from '../participant/ParticipantPage.js';
 
 // Pages outside the participant journey load on demand.
-const PiifacePage = lazy(() => import('../piiface/PiifacePage.js'));
-const BubblePage = lazy(() => import('../bubble/BubblePage.js'));
 const NotFound = lazy(() => import('../screens/NotFound.js'));
 const MonoyerPage = lazy(() => import('../screens/visual/MonoyerPage.js'));
-const VisualTestPage = lazy(() => import('../screens/visual/VisualTestPage.js'));
+const ColorPlatesPage = lazy(() => import('../screens/visual/ColorPlatesPage.js'));
 const PrivacyPolicy = lazy(() => import('../docs/PrivacyPolicy.js'));
 const InformationSheet = lazy(() => import('../docs/InformationSheet.js'));
+// The researcher console: its own chunk (vega, the tables), never loaded by a participant's page.
+const ConsoleApp = lazy(() => import('../console/ConsoleApp.js'));
 
 export interface RouteEntry {
   path: string;
   element: ReactElement;
 }
 
-/** Every route of SPEC §2. The seven rating protocols share the generic test page, told its protocol. */
+/** Every route of SPEC §2: one participant page per protocol route, told its protocol; then the other pages. */
 export const ROUTES: RouteEntry[] = [
-  ...RATING_PROTOCOLS.map((protocol) => ({
-    path: `/${ROUTE_OF_PROTOCOL[protocol]}/:id`,
+  ...Object.values(PROTOCOLS).map((protocol) => ({
+    path: `/${protocol.route}/:id`,
     // key: moving between two protocol routes starts a fresh page (and store).
-    element: <GenericTestPage key={protocol} protocol={protocol} />,
+    element: <ParticipantPage key={protocol.name} protocol={protocol} />,
   })),
-  { path: `/${ROUTE_OF_PROTOCOL.bubble}/:id`, element: <BubblePage /> },
-  { path: `/${ROUTE_OF_PROTOCOL.piiface}/:id`, element: <PiifacePage /> },
   { path: '/monoyer', element: <MonoyerPage /> },
-  { path: '/visual_test', element: <VisualTestPage /> },
+  { path: '/visual_test', element: <ColorPlatesPage /> },
   { path: '/rgpd_file', element: <PrivacyPolicy /> },
   { path: '/ficheInfo', element: <InformationSheet /> },
+  { path: '/console/*', element: <ConsoleApp /> },
   { path: '*', element: <NotFound /> },
 ];

@@ -1,4 +1,5 @@
-import { APP_VERSION } from '../../contract/protocols.js';
+/** The app's version: package.json's, injected by the build (vite.config.ts define). */
+export const APP_VERSION: string = __APP_VERSION__;
 
 /**
  * SPEC §7: fetch /meta.json and compare its version with ours; a newer one clears the caches and reloads the

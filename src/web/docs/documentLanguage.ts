@@ -1,4 +1,4 @@
-import { parsePlatform } from '../../contract/protocols.js';
+import { parsePlatform } from '../../contract/platforms.js';
 
 export type DocumentLang = 'en' | 'fr';
 

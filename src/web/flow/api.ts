@@ -1,13 +1,12 @@
 import axios, { AxiosError } from 'axios';
 import type { JobResponse } from '../../contract/job.js';
-import type { BcheckBody, RatingBody, SessionLogsBody, ApiError } from '../../contract/payloads.js';
-import type { PlaylistResponse } from '../../contract/playlist.js';
-import { PLAYLIST_PATH_OF_PROTOCOL, type Protocol } from '../../contract/protocols.js';
+import { SESSION_TOKEN_HEADER, type ApiError, type BcheckBody, type BubbleScreeningBody, type ConsentBody, type RatingBody, type SessionLogsBody } from '../../contract/payloads.js';
+import { RESUME_TOKEN_HEADER, type PlaylistResponse } from '../../contract/playlist.js';
 import { withRetry, sleep } from './retry.js';
 
 /**
- * The web client's calls of SPEC §7. Failures the spec says are "only logged" are caught here and logged to the
- * console; the callers get null/false. Rating posts carry an Idempotency-Key reused by every retry.
+ * Every server call of the web client (SPEC §7). Failures the spec says are "only logged" are caught here and
+ * logged to the console; the callers get null/false. Answer posts carry an Idempotency-Key reused by every retry.
  */
 
 export const http = axios.create({ timeout: 20_000, headers: { 'Content-Type': 'application/json' } });
@@ -53,12 +52,17 @@ export async function postBcheck(body: BcheckBody): Promise<number | null> {
 export type PlaylistResult<S> =
   | { kind: 'ok'; playlist: PlaylistResponse<S> }
   | { kind: 'alreadyCompleted' }
+  | { kind: 'studyFull' }
+  | { kind: 'notOpen'; paused: boolean }
   | { kind: 'failed' };
 
-export async function getPlaylist<S>(protocol: Protocol, jobId: string, params: Record<string, string>): Promise<PlaylistResult<S>> {
-  const path = `/api/${PLAYLIST_PATH_OF_PROTOCOL[protocol]}/${encodeURIComponent(jobId)}`;
+/** GET /api/{playlistPath}/{jobId} (the protocol's path) with the forwarded query. */
+export async function getPlaylist<S>(playlistPath: string, jobId: string, params: Record<string, string>, resumeToken: string | null = null): Promise<PlaylistResult<S>> {
+  const path = `/api/${playlistPath}/${encodeURIComponent(jobId)}`;
+  // The token of this job's session kept by an earlier load: an anonymous participant gets their session back.
+  const headers = resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {};
   try {
-    const res = await withRetry(() => http.get<PlaylistResponse<S>>(path, { params }), {
+    const res = await withRetry(() => http.get<PlaylistResponse<S>>(path, { params, headers }), {
       attempts: 3,
       baseDelayMs: 500,
       shouldRetry: isTransient,
@@ -69,6 +73,8 @@ export async function getPlaylist<S>(protocol: Protocol, jobId: string, params: 
     if (statusOf(error) === 403 && (body.flag === 'ALREADY_COMPLETED' || body.error === 'ALREADY_COMPLETED')) {
       return { kind: 'alreadyCompleted' };
     }
+    if (statusOf(error) === 403 && body.error === 'STUDY_FULL') return { kind: 'studyFull' };
+    if (statusOf(error) === 403 && (body.error === 'STUDY_PAUSED' || body.error === 'STUDY_CLOSED')) return { kind: 'notOpen', paused: body.error === 'STUDY_PAUSED' };
     console.log('playlist call failed', error);
     return { kind: 'failed' };
   }
@@ -78,23 +84,61 @@ export interface RatingAck {
   id: number;
   stimuli_id: number;
   session_id: number;
+  /** The presentation already had an answer (a lost acknowledgement, another tab): the stored one counts. */
+  alreadyAnswered?: { value?: number; nbReplay?: number; screening_no?: number };
 }
 
 /**
  * POST /api/ratings/ with the answer's Idempotency-Key: the server stores one row per key and answers a replay
  * with the first answer, so the automatic retries and a later manual re-submit never create a duplicate.
  */
-export async function postRating(body: RatingBody, idempotencyKey: string): Promise<RatingAck> {
-  const res = await withRetry(
-    () => http.post<RatingAck>('/api/ratings/', body, { headers: { 'Idempotency-Key': idempotencyKey } }),
-    {
+export function postRating(body: RatingBody, idempotencyKey: string): Promise<RatingAck> {
+  return postAnswer('/api/ratings/', body, idempotencyKey);
+}
+
+/** POST /api/bubblescreenings/: a bubble play's mouse log, with the same key and retry policy as ratings. */
+export function postScreening(body: BubbleScreeningBody, idempotencyKey: string): Promise<RatingAck> {
+  // Mouse logs can be megabytes: the token header lets the server check the session before reading them.
+  return postAnswer('/api/bubblescreenings/', body, idempotencyKey, { [SESSION_TOKEN_HEADER]: body.session_token });
+}
+
+/**
+ * 409 ALREADY_ANSWERED means the presentation's answer is stored (the first one counts, whatever was done since):
+ * that is a saved answer, and the participant moves on.
+ */
+async function postAnswer(path: string, body: unknown, idempotencyKey: string, headers: Record<string, string> = {}): Promise<RatingAck> {
+  try {
+    const res = await withRetry(() => http.post<RatingAck>(path, body, { headers: { 'Idempotency-Key': idempotencyKey, ...headers } }), {
       attempts: 3,
       baseDelayMs: 400,
       shouldRetry: isTransient,
-      onRetry: (error, attempt) => console.log(`rating post failed (try ${attempt}), retrying`, error),
-    },
-  );
-  return res.data;
+      onRetry: (error, attempt) => console.log(`${path} post failed (try ${attempt}), retrying`, error),
+    });
+    return res.data;
+  } catch (error) {
+    const stored = (errorBodyOf(error) as { answer?: RatingAck & { value?: number; nbReplay?: number; screening_no?: number } }).answer;
+    if (statusOf(error) === 409 && errorBodyOf(error).error === 'ALREADY_ANSWERED' && stored) {
+      const { value, nbReplay, screening_no, ...ack } = stored;
+      return { ...ack, alreadyAnswered: { value, nbReplay, screening_no } };
+    }
+    throw error;
+  }
+}
+
+/** A post that can never succeed (the session is gone, completed, or not this page's): the outbox drops it. */
+export function isPermanentAnswerFailure(error: unknown): boolean {
+  const status = statusOf(error);
+  return status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+/** POST /api/consent/: the signed lab consent form; the answer is its PDF copy (null on failure: the flow continues). */
+export async function postConsent(body: ConsentBody): Promise<Blob | null> {
+  try {
+    return (await http.post<Blob>('/api/consent/', body, { responseType: 'blob' })).data;
+  } catch (error) {
+    console.log('consent: the signed copy could not be obtained; continuing', error);
+    return null;
+  }
 }
 
 /**
@@ -120,7 +164,7 @@ export async function waitForVerificationCode(token: string, signal: AbortSignal
 
 export async function postSessionLogs(body: SessionLogsBody): Promise<boolean> {
   try {
-    await http.post(SESSION_LOGS_PATH, body);
+    await http.post(SESSION_LOGS_PATH, body, { headers: { [SESSION_TOKEN_HEADER]: body.sessionToken } });
     return true;
   } catch (error) {
     console.log('session logs post failed', error);

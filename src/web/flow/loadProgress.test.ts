@@ -24,6 +24,17 @@ describe('media loading figures', () => {
     expect(done).toMatchObject({ percent: 100, remainingMs: 0, remainingBytes: 0 });
   });
 
+  it('with every size known from the playlist, the remaining size only goes down', () => {
+    const files = [1_000_000, 3_000_000, 500_000].map((size) => ({ expectedBytes: size, receivedBytes: 0, finished: false }));
+    const remaining: number[] = [loadFigures(files, 0).remainingBytes];
+    for (const [i, step] of [[0, 1_000_000], [2, 500_000], [1, 1_000_000], [1, 3_000_000]] as const) {
+      files[i]!.receivedBytes = step;
+      if (step === files[i]!.expectedBytes) files[i]!.finished = true;
+      remaining.push(loadFigures(files, 1000).remainingBytes);
+    }
+    expect(remaining).toEqual([4_500_000, 3_500_000, 3_000_000, 2_000_000, 0]);
+  });
+
   it('has no remaining time before the first byte', () => {
     expect(loadFigures([{ expectedBytes: null, receivedBytes: 0, finished: false }], 0).remainingMs).toBeNull();
     expect(loadFigures([], 0).percent).toBe(100);

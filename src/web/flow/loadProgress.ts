@@ -2,8 +2,8 @@
  * Figures of the media-loading screen (SPEC §2 screen 10, §9): integer percent, remaining time hh:mm:ss,
  * remaining size in Mo. Pure: the loader feeds byte counts and times.
  *
- * The total size is not known before the downloads start, so it is estimated: files whose size is known
- * (Content-Length, or finished) count for their size, the others for the average known size.
+ * The playlist gives every file's size (mediaSizes), so the total is known before the first byte; a file whose size
+ * is unknown (an older server, a missing size) counts for the average known size until its Content-Length comes.
  */
 
 export interface FileProgress {

@@ -1,5 +1,8 @@
 import type { LoadedMedia } from '../stage/types.js';
+import { mediaType } from '../../contract/media-types.js';
 import { loadFigures, type FileProgress, type LoadFigures } from './loadProgress.js';
+
+export { mediaType };
 
 /**
  * Downloads every media of the playlist as a blob before the test (SPEC §4 "Media loading"), so that no
@@ -21,24 +24,10 @@ export function mediaUrl(base: string, name: string): string {
   return `${base}/resmedias/${name.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-const IMAGE_EXT: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', avif: 'image/avif', svg: 'image/svg+xml',
-};
-const VIDEO_EXT: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', webm: 'video/webm', ogv: 'video/ogg', ogg: 'video/ogg', mov: 'video/quicktime', mkv: 'video/x-matroska' };
-
-/** The media kind and mime: from the Content-Type when it says image/ or video/, else from the extension. */
-export function mediaType(name: string, contentType: string | null): { kind: 'image' | 'video'; mime: string } | null {
-  const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (mime.startsWith('image/')) return { kind: 'image', mime };
-  if (mime.startsWith('video/')) return { kind: 'video', mime };
-  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-  if (IMAGE_EXT[ext]) return { kind: 'image', mime: IMAGE_EXT[ext] };
-  if (VIDEO_EXT[ext]) return { kind: 'video', mime: VIDEO_EXT[ext] };
-  return null;
-}
-
 export interface LoadOptions {
   base: string;
+  /** The size in bytes of each name (the playlist's mediaSizes), null when unknown: the total is right from the start. */
+  sizes?: ReadonlyArray<number | null>;
   concurrency?: number;
   /** Called at most every `progressEveryMs` and once at the end. */
   onProgress?: (figures: LoadFigures) => void;
@@ -70,7 +59,7 @@ async function downloadOne(name: string, file: FileProgress, options: LoadOption
     const response = await fetch(mediaUrl(options.base, name), { signal: options.signal });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const length = Number(response.headers.get('content-length'));
-    file.expectedBytes = Number.isFinite(length) && length > 0 ? length : null;
+    if (Number.isFinite(length) && length > 0) file.expectedBytes = length;
     const raw = await readBody(response, file, changed);
     const type = mediaType(name, response.headers.get('content-type'));
     if (!type) throw new Error('not an image or a video');
@@ -90,7 +79,8 @@ async function downloadOne(name: string, file: FileProgress, options: LoadOption
 export async function loadMedia(names: readonly string[], options: LoadOptions): Promise<Map<string, LoadedMedia>> {
   const unique = [...new Set(names)];
   const now = options.now ?? (() => performance.now());
-  const files: FileProgress[] = unique.map(() => ({ expectedBytes: null, receivedBytes: 0, finished: false }));
+  const sizeOf = new Map(names.map((name, i) => [name, options.sizes?.[i] ?? null]));
+  const files: FileProgress[] = unique.map((name) => ({ expectedBytes: sizeOf.get(name) ?? null, receivedBytes: 0, finished: false }));
   const loaded = new Map<string, LoadedMedia>();
   const started = now();
   let lastReport = -Infinity;

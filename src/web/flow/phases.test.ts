@@ -8,7 +8,7 @@ describe('phase machine', () => {
   it('runs the plain journey Landing → Eligibility → Instruction → Loading → Test → Result', () => {
     const seen: string[] = [];
     let s = initialFlowState();
-    for (const e of [loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'PLAYLIST_LOADED', hasTraining: false }, { type: 'WELCOME_DONE' }, { type: 'INSTRUCTIONS_DONE' }, { type: 'LOADING_DONE' }, { type: 'TEST_DONE' }] as FlowEvent[]) {
+    for (const e of [loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'PLAYLIST_LOADED', hasTraining: false, resumeAt: 0 }, { type: 'WELCOME_DONE' }, { type: 'INSTRUCTIONS_DONE' }, { type: 'LOADING_DONE' }, { type: 'TEST_DONE' }] as FlowEvent[]) {
       s = transition(s, e);
       seen.push(`${s.phase}:${statusOf(s)}`);
     }
@@ -53,11 +53,11 @@ describe('phase machine', () => {
   it('waits for the playlist before leaving the instructions', () => {
     const s = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'WELCOME_DONE' }, { type: 'INSTRUCTIONS_DONE' }]);
     expect(s.phase).toBe('Instruction');
-    expect(run([{ type: 'PLAYLIST_LOADED', hasTraining: false }, { type: 'INSTRUCTIONS_DONE' }], s).phase).toBe('Loading');
+    expect(run([{ type: 'PLAYLIST_LOADED', hasTraining: false, resumeAt: 0 }, { type: 'INSTRUCTIONS_DONE' }], s).phase).toBe('Loading');
   });
 
   it('runs training first, then the test instructions again with training finished', () => {
-    let s = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'PLAYLIST_LOADED', hasTraining: true }, { type: 'WELCOME_DONE' }, { type: 'INSTRUCTIONS_DONE' }]);
+    let s = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'PLAYLIST_LOADED', hasTraining: true, resumeAt: 0 }, { type: 'WELCOME_DONE' }, { type: 'INSTRUCTIONS_DONE' }]);
     expect([s.phase, s.training, statusOf(s)]).toEqual(['Loading', 'running', 'training']);
     s = run([{ type: 'LOADING_DONE' }, { type: 'TEST_DONE' }], s);
     expect([s.phase, s.instructionStep, s.training, statusOf(s)]).toEqual(['Instruction', 'instructions', 'finished', 'instructions-after-training']);
@@ -66,10 +66,27 @@ describe('phase machine', () => {
     expect(run([{ type: 'TEST_DONE' }], s).phase).toBe('Result');
   });
 
+  it('a resumed session with answers goes from the eligibility checks to the test instructions, without training', () => {
+    const s = run([loaded(), { type: 'PLAYLIST_LOADED', hasTraining: true, resumeAt: 2 }, { type: 'ELIGIBILITY_PASSED' }]);
+    expect([s.phase, s.instructionStep, s.training, s.resumeAt]).toEqual(['Instruction', 'instructions', 'none', 2]);
+    expect(run([{ type: 'INSTRUCTIONS_DONE' }, { type: 'LOADING_DONE' }], s).phase).toBe('Test');
+    // The playlist answering after Continue was clicked: the welcome (or visual tests) give way to the instructions.
+    const late = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'PLAYLIST_LOADED', hasTraining: false, resumeAt: 1 }]);
+    expect([late.phase, late.instructionStep]).toEqual(['Instruction', 'instructions']);
+    // A session resumed before its first answer starts over.
+    const fresh = run([loaded(), { type: 'PLAYLIST_LOADED', hasTraining: true, resumeAt: 0 }, { type: 'ELIGIBILITY_PASSED' }]);
+    expect([fresh.instructionStep, fresh.training]).toEqual(['welcome', 'pending']);
+  });
+
+  it('ends on the study-full screen when the playlist call says every playlist has its observers', () => {
+    const s = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'STUDY_FULL' }]);
+    expect([s.phase, s.failReason, statusOf(s)]).toEqual(['Fail', 'studyFull', 'studyFull']);
+  });
+
   it('shows already-completed from any live phase, and the playlist answer only once', () => {
     const s = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'ALREADY_COMPLETED' }]);
     expect([s.phase, s.failReason, statusOf(s)]).toEqual(['Fail', 'alreadyCompleted', 'alreadyCompleted']);
-    const t = run([loaded(), { type: 'PLAYLIST_LOADED', hasTraining: true }, { type: 'PLAYLIST_LOADED', hasTraining: false }]);
+    const t = run([loaded(), { type: 'PLAYLIST_LOADED', hasTraining: true, resumeAt: 0 }, { type: 'PLAYLIST_LOADED', hasTraining: false, resumeAt: 0 }]);
     expect(t.training).toBe('pending');
   });
 
@@ -77,7 +94,7 @@ describe('phase machine', () => {
     const s = initialFlowState();
     expect(transition(s, { type: 'LOADING_DONE' })).toBe(s);
     expect(transition(s, { type: 'TEST_DONE' })).toBe(s);
-    const result = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'PLAYLIST_LOADED', hasTraining: false }, { type: 'WELCOME_DONE' }, { type: 'INSTRUCTIONS_DONE' }, { type: 'LOADING_DONE' }, { type: 'TEST_DONE' }]);
+    const result = run([loaded(), { type: 'ELIGIBILITY_PASSED' }, { type: 'PLAYLIST_LOADED', hasTraining: false, resumeAt: 0 }, { type: 'WELCOME_DONE' }, { type: 'INSTRUCTIONS_DONE' }, { type: 'LOADING_DONE' }, { type: 'TEST_DONE' }]);
     expect(transition(result, { type: 'CONFIG_INCOMPATIBLE' })).toBe(result);
   });
 

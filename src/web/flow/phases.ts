@@ -1,3 +1,5 @@
+import type { ConsentBody } from '../../contract/payloads.js';
+
 /**
  * The session phases of SPEC §4 as a pure state machine: `transition(state, event)` returns the next state
  * (the same object when the event does not apply). No I/O here; the store runs the effects.
@@ -9,7 +11,10 @@
  *   Instruction(instructions) ──INSTRUCTIONS_DONE──▶ Loading ──LOADING_DONE──▶ Test ──TEST_DONE──▶ Result
  *   (with a training set: the first Test is the training; TEST_DONE then leads back to Instruction(instructions)
  *    with training finished, and a second Loading/Test runs the real test.)
- *   Any non-terminal phase ──ALREADY_COMPLETED──▶ Fail(alreadyCompleted); ──PLAYLIST_FAILED / CONFIG_INCOMPATIBLE──▶ Fail
+ *   A resumed session with answers stored (PLAYLIST_LOADED resumeAt > 0) skips the welcome, consent, visual tests
+ *   and training: it goes from the eligibility checks to Instruction(instructions), then tests from resumeAt.
+ *   Any non-terminal phase ──ALREADY_COMPLETED──▶ Fail(alreadyCompleted); ──STUDY_FULL──▶ Fail(studyFull);
+ *   ──PLAYLIST_FAILED / CONFIG_INCOMPATIBLE──▶ Fail
  */
 
 export const PHASES = ['Landing', 'Fail', 'Eligibility', 'FailEligibility', 'Instruction', 'Loading', 'Test', 'Result'] as const;
@@ -18,7 +23,7 @@ export type Phase = (typeof PHASES)[number];
 /** The phases after which nothing happens; reaching one sends the session logs (SPEC §4). */
 export const TERMINAL_PHASES: readonly Phase[] = ['Fail', 'FailEligibility', 'Result'];
 
-export type FailReason = 'server' | 'config' | 'alreadyCompleted';
+export type FailReason = 'server' | 'config' | 'alreadyCompleted' | 'studyFull' | 'studyPaused' | 'studyClosed';
 export type EligibilityStep = 'checks' | 'visual';
 export type InstructionStep = 'welcome' | 'consent' | 'instructions';
 /** unknown: the playlist has not answered yet; none: no training set. */
@@ -38,6 +43,11 @@ export interface FlowState {
   failReason: FailReason | null;
   training: Training;
   config: FlowConfig;
+  /**
+   * Index of the first test stimulus still to answer: above 0 when the participant's session was resumed with
+   * answers stored (a reload, a second tab). Such a participant goes straight to the instructions and on from there.
+   */
+  resumeAt: number;
 }
 
 export type FlowEvent =
@@ -48,10 +58,16 @@ export type FlowEvent =
   | { type: 'ELIGIBILITY_FAILED' }
   | { type: 'VISUAL_PASSED' }
   | { type: 'VISUAL_FAILED' }
-  | { type: 'PLAYLIST_LOADED'; hasTraining: boolean }
+  | { type: 'PLAYLIST_LOADED'; hasTraining: boolean; resumeAt: number }
   | { type: 'PLAYLIST_FAILED' }
   | { type: 'ALREADY_COMPLETED' }
+  /** Every playlist has its target of accepted observers (README "Quality control"): no session is given. */
+  | { type: 'STUDY_FULL' }
+  /** The researcher paused or closed the study (README "Console"): no new session. */
+  | { type: 'STUDY_NOT_OPEN'; paused: boolean }
   | { type: 'WELCOME_DONE' }
+  /** The consent form was filled in (the journey posts it, then CONSENT_DONE follows whatever the answer). */
+  | { type: 'CONSENT_SIGNED'; form: ConsentBody }
   | { type: 'CONSENT_DONE' }
   | { type: 'INSTRUCTIONS_DONE' }
   | { type: 'LOADING_DONE' }
@@ -65,6 +81,7 @@ export function initialFlowState(): FlowState {
     failReason: null,
     training: 'unknown',
     config: { visualTests: false, consentForm: false },
+    resumeAt: 0,
   };
 }
 
@@ -83,12 +100,22 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
   switch (event.type) {
     case 'ALREADY_COMPLETED':
       return fail('alreadyCompleted');
+    case 'STUDY_FULL':
+      return fail('studyFull');
+    case 'STUDY_NOT_OPEN':
+      return fail(event.paused ? 'studyPaused' : 'studyClosed');
     case 'PLAYLIST_FAILED':
       return fail('server');
     case 'CONFIG_INCOMPATIBLE':
       return fail('config');
-    case 'PLAYLIST_LOADED':
-      return state.training === 'unknown' ? { ...state, training: event.hasTraining ? 'pending' : 'none' } : state;
+    case 'PLAYLIST_LOADED': {
+      if (state.training !== 'unknown') return state;
+      if (event.resumeAt === 0) return { ...state, training: event.hasTraining ? 'pending' : 'none' };
+      // Resumed with answers stored: no second welcome, consent form, visual test nor training.
+      const resumed: FlowState = { ...state, training: 'none', resumeAt: event.resumeAt };
+      const beforeInstructions = (state.phase === 'Instruction' && state.instructionStep !== 'instructions') || (state.phase === 'Eligibility' && state.eligibilityStep === 'visual');
+      return beforeInstructions ? { ...resumed, phase: 'Instruction', instructionStep: 'instructions' } : resumed;
+    }
     default:
       return transitionInPhase(state, event);
   }
@@ -105,6 +132,7 @@ function transitionInPhase(state: FlowState, event: FlowEvent): FlowState {
       if (event.type === 'ELIGIBILITY_FAILED' && state.eligibilityStep === 'checks') return to('FailEligibility');
       if (event.type === 'VISUAL_FAILED' && state.eligibilityStep === 'visual') return to('FailEligibility');
       if (event.type === 'ELIGIBILITY_PASSED' && state.eligibilityStep === 'checks') {
+        if (state.resumeAt > 0) return to('Instruction', { instructionStep: 'instructions' });
         return state.config.visualTests ? to('Eligibility', { eligibilityStep: 'visual' }) : to('Instruction', { instructionStep: 'welcome' });
       }
       if (event.type === 'VISUAL_PASSED' && state.eligibilityStep === 'visual') return to('Instruction', { instructionStep: 'welcome' });

@@ -1,4 +1,4 @@
-import { parsePlatform, type Platform } from '../../contract/protocols.js';
+import { parsePlatform, type Platform } from '../../contract/platforms.js';
 
 /**
  * Query parameters of the generic test page (SPEC §2) plus Prolific's own parameters.

@@ -92,6 +92,13 @@ export const en = {
   trainingReferenceScore: 'Score of this example: {label}',
   // --- end screen (SPEC §2 screen 12) ---
   resultTitle: 'The test is finished. Thank you for your participation!',
+  savingAnswerTrouble: 'Saving your answer… please check your connection.',
+  // Not in the SPEC (README "Participant continuity"): a reload or a second tab gives the session back.
+  resumeNotice: 'Welcome back: your answers are saved, and the test goes on at image {next} of {total}.',
+  answerAlreadySaved: 'This answer was already saved: “{answer}” counts.',
+  answerAlreadySavedPlain: 'This answer was already saved: your first answer counts.',
+  afterTrainingDefault: 'The training is over. The test starts now: it works the same way, and your answers are now recorded.',
+  bubbleFreeTaskPrompt: 'Explore the image with the mouse.',
   resultSaving: 'Saving your answers, please wait...',
   resultCodeLabel: 'Your verification code:',
   copyCode: 'Copy code',
@@ -108,6 +115,14 @@ export const en = {
   failConfigMturk: 'End of the test, your configuration is not compatible. Please return this HIT.',
   failAlreadyOther: 'End of the test, your already completed this version of the test',
   failAlreadyMturk: 'End of the test, your already completed this version of the test. Please return this HIT.',
+  // Not in the SPEC (README "Quality control"): every playlist has the accepted observers it needs.
+  failFullOther: 'This study is full: it already has all the participants it needs. Thank you for your interest. Please return your submission without completing it.',
+  failFullMturk: 'This study is full: it already has all the participants it needs. Thank you for your interest. Please return this HIT.',
+  // Not in the SPEC (README "Console"): the researcher paused or closed the study.
+  failPausedOther: 'This study is paused for a moment: it takes no new participants right now. Please try again later.',
+  failPausedMturk: 'This study is paused for a moment: it takes no new participants right now. Please return this HIT.',
+  failClosedOther: 'This study is closed: it takes no more participants. Thank you for your interest.',
+  failClosedMturk: 'This study is closed: it takes no more participants. Thank you for your interest. Please return this HIT.',
   // --- visual tests ---
   visualAcuityTitle: 'Visual acuity test',
   visualAcuityInstruction:
@@ -152,6 +167,7 @@ export const en = {
   consentFirstName: 'First name',
   consentFamilyName: 'Family name',
   consentBirthCountry: 'Country of birth',
+  consentDatePlaceholder: 'dd/mm/yyyy',
   consentBirthDay: 'Date of birth',
   consentEmail: 'Email address',
   consentParaphe: 'Initials',

@@ -91,6 +91,12 @@ export const fr: Strings = {
   trainingReferenceScore: 'Note de cet exemple : {label}',
   // --- end screen (SPEC §2 screen 12) ---
   resultTitle: 'Le test est terminé. Merci de votre participation !',
+  savingAnswerTrouble: 'Enregistrement de votre réponse… veuillez vérifier votre connexion.',
+  resumeNotice: 'Bon retour : vos réponses sont enregistrées, le test reprend à l’image {next} sur {total}.',
+  answerAlreadySaved: 'Cette réponse était déjà enregistrée : « {answer} » est celle qui compte.',
+  answerAlreadySavedPlain: 'Cette réponse était déjà enregistrée : votre première réponse compte.',
+  afterTrainingDefault: "L'entraînement est terminé. Le test commence maintenant : il se déroule de la même façon, et vos réponses sont désormais enregistrées.",
+  bubbleFreeTaskPrompt: "Explorez l'image avec la souris.",
   resultSaving: 'Enregistrement de vos réponses, veuillez patienter...',
   resultCodeLabel: 'Votre code de vérification :',
   copyCode: 'Copier le code',
@@ -107,6 +113,12 @@ export const fr: Strings = {
   failConfigMturk: "Fin du test, votre configuration hardware n'est pas compatible",
   failAlreadyOther: 'Fin du test, vous avez déjà complété cette version du test',
   failAlreadyMturk: 'Fin du test, vous avez déjà complété cette version du test',
+  failFullOther: "Cette étude est complète : elle a déjà tous les participants dont elle a besoin. Merci de votre intérêt.",
+  failFullMturk: "Cette étude est complète : elle a déjà tous les participants dont elle a besoin. Merci de votre intérêt.",
+  failPausedOther: "Cette étude est momentanément en pause : elle n'accueille pas de nouveaux participants pour l'instant. Veuillez réessayer plus tard.",
+  failPausedMturk: "Cette étude est momentanément en pause : elle n'accueille pas de nouveaux participants pour l'instant. Veuillez réessayer plus tard.",
+  failClosedOther: "Cette étude est terminée : elle n'accueille plus de participants. Merci de votre intérêt.",
+  failClosedMturk: "Cette étude est terminée : elle n'accueille plus de participants. Merci de votre intérêt.",
   // --- visual tests ---
   visualAcuityTitle: "Test d'acuité visuelle",
   visualAcuityInstruction:
@@ -153,6 +165,7 @@ export const fr: Strings = {
   consentFirstName: 'Prénom',
   consentFamilyName: 'Nom de famille',
   consentBirthCountry: 'Pays de naissance',
+  consentDatePlaceholder: 'jj/mm/aaaa',
   consentBirthDay: 'Date de naissance',
   consentEmail: 'Adresse e-mail',
   consentParaphe: 'Paraphe (initiales)',

@@ -1,4 +1,4 @@
-import type { Platform } from '../../contract/protocols.js';
+import type { Platform } from '../../contract/platforms.js';
 import { en, type Strings } from './en.js';
 import { fr } from './fr.js';
 

@@ -1,34 +1,25 @@
-import { useEffect, useMemo, useState } from 'react';
-import { waitForVerificationCode } from '../flow/api.js';
+import { useMemo, useState } from 'react';
 import { useGlimpse } from '../flow/StoreContext.js';
 import { copyText } from './copyText.js';
 import { mturkSubmission } from './mturkSubmit.js';
 import { useStrings } from './useStrings.js';
 
 /**
- * SPEC §2 screen 12. The code is asked for only now and shown only when the server gives it, which it does once
- * every rating is stored (409 INCOMPLETE before: the screen says it is saving and asks again). With the code, a
- * Prolific job's completion link, or for an accepted MTurk assignment the 'Submit HIT' form.
+ * SPEC §2 screen 12. The journey asks for the code (flow/journey.ts) once every answer is stored; until it comes
+ * the screen says it is saving. With the code, a Prolific job's completion link, or for an accepted MTurk
+ * assignment the 'Submit HIT' form.
  */
 export function EndScreen() {
   const t = useStrings();
   const token = useGlimpse((s) => s.playlist?.sessionToken ?? null);
   const platform = useGlimpse((s) => s.query.platform);
   const completionUrl = useGlimpse((s) => s.job?.completionUrl);
+  const fullscreenJob = useGlimpse((s) => s.job?.requestFullScreen === 1);
   const query = useGlimpse((s) => s.query);
   const mturk = useMemo(() => mturkSubmission(query), [query]);
   // undefined: still waiting; null: the server has no code for this session (only logged).
-  const [code, setCode] = useState<string | null | undefined>(undefined);
+  const code = useGlimpse((s) => s.verificationCode);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-
-  useEffect(() => {
-    if (!token) return;
-    const abort = new AbortController();
-    void waitForVerificationCode(token, abort.signal).then((c) => {
-      if (!abort.signal.aborted) setCode(c);
-    });
-    return () => abort.abort();
-  }, [token]);
 
   const onCopy = async () => setCopy((await copyText(code ?? '')) ? 'copied' : 'failed');
 
@@ -73,7 +64,7 @@ export function EndScreen() {
           )}
         </>
       )}
-      <p>{t.resultLeaveFullscreen}</p>
+      {fullscreenJob && <p>{t.resultLeaveFullscreen}</p>}
     </main>
   );
 }

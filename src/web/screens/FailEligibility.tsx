@@ -4,7 +4,7 @@ import { useStrings } from './useStrings.js';
 /** Eligibility failed (SPEC §8 gives no text): say why, so no participant is screened out without a reason. */
 export function FailEligibility() {
   const t = useStrings();
-  const messages = useGlimpse((s) => s.eligibilityMessages);
+  const messages = useGlimpse((s) => s.eligibility)?.flatMap((r) => (r.message ? [r.message] : [])) ?? [];
   return (
     <main className="screen" id="fail-eligibility">
       <h1>{t.eligibilityFailedTitle}</h1>

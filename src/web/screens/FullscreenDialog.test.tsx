@@ -6,6 +6,7 @@ import { createGlimpseStore } from '../flow/store.js';
 import { StoreProvider } from '../flow/StoreContext.js';
 import { button, click, render, type Rendered } from '../testing/renderDom.js';
 import { FullscreenDialog } from './FullscreenDialog.js';
+import { pairComparison } from '../../protocols/pair/index.js';
 
 let page: Rendered | undefined;
 const setOuterHeight = (value: number) => Object.defineProperty(window, 'outerHeight', { value, configurable: true });
@@ -20,7 +21,7 @@ afterEach(() => {
 });
 
 function mount() {
-  const store = createGlimpseStore({ jobId: 'j', protocol: 'pair_comparison', query: parseQuery('?platform=prolific') });
+  const store = createGlimpseStore({ jobId: 'j', protocol: pairComparison, query: parseQuery('?platform=prolific') });
   page = render(
     <StoreProvider store={store}>
       <FullscreenDialog />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { isMturkPreview } from '../flow/query.js';
 import { useGlimpse } from '../flow/StoreContext.js';
+import { instructionPages } from './instructionPages.js';
 import { SafeHtml } from './SafeHtml.js';
 import { useFullscreenCheck } from './useFullscreen.js';
 import { useStrings } from './useStrings.js';
@@ -16,7 +17,9 @@ export function Instructions({ image }: { image?: string }) {
   const preview = useGlimpse((s) => isMturkPreview(s.query) || (s.playlist !== null && s.playlist.sessionToken === null));
   const dispatch = useGlimpse((s) => s.dispatch);
   const { fullscreen } = useFullscreenCheck();
-  const pages = [job.instructionMsg, ...(job.instructionPages ?? [])];
+  const resumeAt = useGlimpse((s) => s.flow.resumeAt);
+  const total = useGlimpse((s) => s.playlist?.stimulis.length ?? 0);
+  const pages = instructionPages(job, training, t);
   const [page, setPage] = useState(0);
   const last = page === pages.length - 1;
   const blockedByFullscreen = job.requestFullScreen === 1 && !fullscreen;
@@ -24,11 +27,18 @@ export function Instructions({ image }: { image?: string }) {
   return (
     <main className="screen">
       <h1>{job.instructionTitle}</h1>
+      {resumeAt > 0 && (
+        <p id="resume-notice" className="notice">
+          {t.resumeNotice.replace('{next}', String(Math.min(resumeAt + 1, total))).replace('{total}', String(total))}
+        </p>
+      )}
       <SafeHtml html={pages[page]!} />
       {image && page === 0 && <img className="instruction-image" src={image} alt="" />}
-      <p>
-        <em>{t.fullscreenStay}</em>
-      </p>
+      {job.requestFullScreen === 1 && (
+        <p>
+          <em>{t.fullscreenStay}</em>
+        </p>
+      )}
       {blockedByFullscreen && <p className="error-text">{t.fullscreenRequired}</p>}
       <div className="actions">
         {page > 0 && (

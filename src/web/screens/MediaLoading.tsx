@@ -1,20 +1,14 @@
-import { useEffect } from 'react';
 import { formatHms, formatMo } from '../flow/loadProgress.js';
-import { loadPlaylistMedia } from '../flow/session.js';
-import { useGlimpse, useGlimpseStore } from '../flow/StoreContext.js';
+import { useGlimpse } from '../flow/StoreContext.js';
 import { fill } from '../i18n/format.js';
 import { useFullscreenCheck } from './useFullscreen.js';
 import { useStrings } from './useStrings.js';
 
-/** Pause on 'Test will start soon!' before the test starts by itself. */
-export const AUTO_START_DELAY_MS = 1000;
-
 /**
  * SPEC §2 screen 10: progress bar (integer percent), 'Loading the N media files... hh:mm:ss - X Mo', then
- * 'Test will start soon!' (automatic start) or, in large-loading mode, a Start Test button.
+ * 'Test will start soon!' (the journey starts the test by itself) or, in large-loading mode, a Start Test button.
  */
 export function MediaLoading() {
-  const store = useGlimpseStore();
   const t = useStrings();
   const figures = useGlimpse((s) => s.loadFigures);
   const loaded = useGlimpse((s) => s.media !== null);
@@ -22,16 +16,6 @@ export function MediaLoading() {
   const dispatch = useGlimpse((s) => s.dispatch);
   const { fullscreen } = useFullscreenCheck();
   const largeLoading = job.largeLoading === true;
-
-  useEffect(() => {
-    void loadPlaylistMedia(store);
-  }, [store]);
-
-  useEffect(() => {
-    if (!loaded || largeLoading) return;
-    const timer = setTimeout(() => dispatch({ type: 'LOADING_DONE' }), AUTO_START_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [loaded, largeLoading, dispatch]);
 
   const percent = loaded ? 100 : (figures?.percent ?? 0);
   return (

@@ -1,4 +1,4 @@
-import { parsePlatform } from '../../contract/protocols.js';
+import { parsePlatform } from '../../contract/platforms.js';
 import { stringsFor } from '../i18n/index.js';
 
 /** Any path outside the routes table (SPEC §2, §8). */

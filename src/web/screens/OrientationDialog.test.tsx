@@ -6,6 +6,7 @@ import { createGlimpseStore } from '../flow/store.js';
 import { StoreProvider } from '../flow/StoreContext.js';
 import { render, type Rendered } from '../testing/renderDom.js';
 import { OrientationDialog } from './OrientationDialog.js';
+import { pairComparison } from '../../protocols/pair/index.js';
 
 let page: Rendered | undefined;
 afterEach(() => page?.unmount());
@@ -16,7 +17,7 @@ function setWindow(width: number, height: number) {
 }
 
 function mount(search: string) {
-  const store = createGlimpseStore({ jobId: 'j', protocol: 'pair_comparison', query: parseQuery(search) });
+  const store = createGlimpseStore({ jobId: 'j', protocol: pairComparison, query: parseQuery(search) });
   page = render(
     <StoreProvider store={store}>
       <OrientationDialog />

@@ -1,8 +1,17 @@
-import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
+import { useGlimpse } from '../flow/StoreContext.js';
+import { mediaUrl, readMediaBase } from '../flow/mediaLoader.js';
+import { sanitiseStudyHtml } from './studyHtml.js';
 
-/** Job texts (welcomeMsg, instructionMsg) are HTML written by researchers: sanitised before they reach the page. */
+/**
+ * Job texts (welcomeMsg, instructionMsg, extra pages) are HTML written by researchers: sanitised to the strict
+ * study profile (studyHtml.ts) before they reach the page; their images are the job's own media.
+ */
 export function SafeHtml({ html, className }: { html: string; className?: string }) {
-  const clean = useMemo(() => DOMPurify.sanitize(html, { USE_PROFILES: { html: true } }), [html]);
-  return <div className={className} dangerouslySetInnerHTML={{ __html: clean }} />;
+  const jobId = useGlimpse((s) => s.jobId);
+  const clean = useMemo(() => {
+    const base = readMediaBase(document);
+    return sanitiseStudyHtml(html, (path) => mediaUrl(base, `${jobId}/${path}`));
+  }, [html, jobId]);
+  return <div className={`study-html${className ? ` ${className}` : ''}`} dangerouslySetInnerHTML={{ __html: clean }} />;
 }

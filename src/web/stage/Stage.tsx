@@ -70,6 +70,8 @@ export default function Stage({ media, background, onReady, className, style }: 
         preference="webgl"
         background={background}
         antialias={false}
+        // A bubble window move redraws only the region it changed: the canvas keeps the rest between frames.
+        preserveDrawingBuffer
         autoDensity
         resolution={window.devicePixelRatio || 1}
         eventFeatures={NO_PIXI_EVENTS}

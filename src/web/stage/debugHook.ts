@@ -1,9 +1,10 @@
 /**
- * The read-only window probes for e2e tests and benchmarks (documented in README.md): `window.__glimpseStage`
- * (the stage) and `window.__glimpseBubble` (the bubble stage, stage/bubble/debugHook.ts). Installed by the mounted
- * engine once its refresh is measured, removed when it unmounts.
+ * `window.__glimpseStage`: a read-only probe of the stage for e2e tests, pixel tests and benchmarks (documented in
+ * README.md). Installed by the mounted engine once its refresh is measured, removed when it unmounts.
  */
-import type { PresentationRecord } from './types';
+import type { BlurPlan } from './bubble/blurPlan';
+import type { DrawnWindow } from './bubble/bubbleLayer';
+import type { PresentationRecord, Rect } from './types';
 
 export type Rgba = [number, number, number, number];
 
@@ -14,10 +15,16 @@ export interface GlimpseStageDebug {
   readonly frameCount: number;
   /** Canvas size in CSS px. */
   size(): { width: number; height: number };
-  /** Colour of the canvas pixel at CSS px (x, y) from the top-left, read back right after the next frame renders. */
+  /** Colour of the canvas pixel at CSS px (x, y) from the top-left, read right after the next clock frame. */
   probe(x: number, y: number): Promise<Rgba>;
   /** Records of the last finished play(), or null. */
   readonly lastRecords: PresentationRecord[] | null;
+  /** Where the last step that showed media drew them (canvas CSS px): layout checks compare them with the page. */
+  readonly lastMediaRects: Rect[];
+  /** Bubble: the last window position drawn (null while no bubble item is shown or the pointer is unknown). */
+  readonly drawn: DrawnWindow | null;
+  /** Bubble: the blur plan of the media on screen (factor, deviation per pass...). */
+  readonly blurPlan: BlurPlan | null;
 }
 
 declare global {
@@ -26,19 +33,10 @@ declare global {
   }
 }
 
-/** The window properties that hold a debug hook. */
-export type DebugHookKey = '__glimpseStage' | '__glimpseBubble';
-
-/** Sets `window[key]`; the returned function removes it unless another engine has replaced it since. */
-export function installDebugHook<K extends DebugHookKey>(key: K, hook: NonNullable<Window[K]>): () => void {
-  const slots = window as Partial<Record<K, unknown>>;
-  slots[key] = hook;
+/** Sets `window.__glimpseStage`; the returned function removes it unless another engine has replaced it since. */
+export function installDebugHook(hook: GlimpseStageDebug): () => void {
+  window.__glimpseStage = hook;
   return () => {
-    if (slots[key] === hook) delete slots[key];
+    if (window.__glimpseStage === hook) delete window.__glimpseStage;
   };
-}
-
-/** `base` with the properties of `extra` added; getters stay getters, so the fields stay live. */
-export function withDebugFields<B extends object, E extends object>(base: B, extra: E): B & E {
-  return Object.defineProperties(base, Object.getOwnPropertyDescriptors(extra)) as B & E;
 }

@@ -80,7 +80,7 @@ describe('Stage in Chromium', () => {
     const records = await finished();
     expect(Array.isArray(records)).toBe(true);
     const [record] = records as PresentationRecord[];
-    expect(record).toMatchObject({ label: 'AB', media: ['red.png', 'blue.png'], endedBy: 'click', requestedFrames: null, refreshMs });
+    expect(record).toMatchObject({ label: 'AB', media: ['red.png', 'blue.png'], endedBy: 'click', requestedFrames: Math.round(60000 / refreshMs), refreshMs });
     expect(record.clickMs).toBeGreaterThanOrEqual(record.onsetMs);
     expect(record.offsetMs).toBeGreaterThan(record.onsetMs);
     expect(record.renderDoneMs).toBeGreaterThanOrEqual(record.onsetMs);

@@ -1,77 +1,251 @@
 /**
  * The StageController behind <Stage>: owns the frame clock and renders the Pixi application from it (Pixi's own
- * ticker never runs). Each clock frame: apply a pending resize, let the StepSequencer say what this frame shows,
- * swap the sprites, render, and on a step onset force the GPU to finish (1-pixel readPixels) and note the time.
- * Frames where nothing changes and no video plays are not rendered at all: the canvas keeps its last image.
+ * ticker never runs). Per clock frame, in this order:
+ *   1. apply a pending canvas resize;
+ *   2. the StepSequencer says whether a step starts or ends in this frame (durations in frames, videos to the end,
+ *      clicks, holds);
+ *   3. on a new step, its plain items become sprites and its bubble item goes to the bubble layer; videos start;
+ *   4. a bubble video that presented a new frame is blurred again; the bubble window moves to the latest pointer;
+ *   5. render only what changed: everything after a new step, size or media frame; after a window move only the
+ *      region it changed (the canvas keeps the rest: preserveDrawingBuffer). On a step onset, a 1-pixel readPixels
+ *      waits for the GPU and the time is noted ("call on flip").
+ * Frames where nothing changes are not rendered at all: the canvas keeps its last image.
  */
-import { Sprite } from 'pixi.js';
-import type { Container } from 'pixi.js';
-import { installDebugHook } from './debugHook';
-import { EngineBase } from './engineBase';
-import type { EngineBaseOptions, PlayRun } from './engineBase';
-import type { FrameInfo } from './frameClock';
+import { Sprite, Texture } from 'pixi.js';
+import type { Application, Container, WebGLRenderer } from 'pixi.js';
+import { BubbleLayer, type BubbleItem } from './bubble/bubbleLayer';
+import { installDebugHook, type Rgba } from './debugHook';
+import type { StageMediaError } from './errors';
+import { FrameClock } from './frameClock';
+import type { FrameInfo, FrameScheduler } from './frameClock';
+import { MediaCache } from './mediaCache';
 import { StepSequencer } from './stepSequencer';
-import type { PresentationRecord, PresentationStep, StageController, StageItem } from './types';
+import type { MediaLookup, PlayOptions, PresentationRecord, PresentationStep, Rect, StageController, StageItem } from './types';
 import { VideoRun } from './videoRun';
 
-export interface StageEngineOptions extends EngineBaseOptions {
+export interface StageEngineOptions {
+  app: Application;
   /** Container the steps' sprites go into (declared in <Stage> through @pixi/react). */
   root: Container;
+  /** Element the canvas fills; its size is the canvas size. */
+  host: HTMLElement;
+  lookup: MediaLookup;
+  background: string;
+  scheduler?: FrameScheduler;
+  /** Where pointer events come from (the bubble window follows the latest one); default the window. */
+  pointerEvents?: Window;
+  /** Benchmarks: the pointer in canvas CSS px, read every frame, instead of pointer events. */
+  pointer?: () => { x: number; y: number } | null;
 }
 
-interface ActiveRun extends PlayRun {
+interface ActiveRun {
   steps: PresentationStep[];
-  signal?: AbortSignal;
+  options: PlayOptions;
+  sequencer: StepSequencer;
   videos: VideoRun[];
+  /** The first media failure; the play ends at the next frame and rejects with it. */
+  error: StageMediaError | null;
+  resolve(records: PresentationRecord[]): void;
+  reject(error: unknown): void;
 }
 
-export class StageEngine extends EngineBase<ActiveRun> implements StageController {
+interface PendingProbe {
+  x: number;
+  y: number;
+  resolve(rgba: Rgba): void;
+  reject(error: unknown): void;
+}
+
+const isBubble = (item: StageItem): item is BubbleItem => item.bubble !== undefined;
+
+export class StageEngine implements StageController {
+  private readonly app: Application;
   private readonly root: Container;
+  private readonly host: HTMLElement;
+  private readonly clock: FrameClock;
+  private readonly media: MediaCache;
+  private readonly bubble: BubbleLayer;
+  private readonly resizeObserver: ResizeObserver;
+  private readonly pointerEvents: Window;
+  private readonly pointerSource: (() => { x: number; y: number } | null) | null;
+  private run: ActiveRun | null = null;
+  /** Something changed since the last render: the next clock frame renders everything. */
+  private dirty = true;
+  /** The clock is measuring the refresh: every frame renders (an off-canvas sprite). */
+  private warmingUp = false;
+  /** play() was called and is preparing its media. */
+  private starting = false;
+  private destroyed = false;
+  private pendingSize: { width: number; height: number } | null = null;
+  private probes: PendingProbe[] = [];
+  private lastRecords: PresentationRecord[] | null = null;
+  private lastMediaRects: Rect[] = [];
+  private removeDebugHook: (() => void) | null = null;
+  /** Latest pointer position (client px) and the canvas's place in the window, for the bubble window. */
+  private pointer: { clientX: number; clientY: number } | null = null;
+  private canvasRect: Rect = { x: 0, y: 0, width: 0, height: 0 };
+  private readonly pixel = new Uint8Array(4);
 
   constructor(options: StageEngineOptions) {
-    super(options, { controller: 'StageController', label: 'stage' });
+    this.app = options.app;
     this.root = options.root;
+    this.host = options.host;
+    this.pointerEvents = options.pointerEvents ?? window;
+    this.pointerSource = options.pointer ?? null;
+    this.clock = new FrameClock(options.scheduler);
+    this.media = new MediaCache(options.lookup, this.app.renderer);
+    this.bubble = new BubbleLayer(this.app.renderer, this.app.stage);
     // Pixi's GC would unload a prepared texture left unused for 60 s, so that its onset frame re-uploads it;
     // MediaCache owns texture lifetimes instead.
     this.app.renderer.gc.enabled = false;
+    this.setBackground(options.background);
+    // Absolutely placed so the canvas never feeds back into its container's size.
+    Object.assign(this.app.canvas.style, { position: 'absolute', left: '0', top: '0', display: 'block' });
+    this.resizeObserver = new ResizeObserver(() => this.measureHost());
+    this.resizeObserver.observe(this.host);
+    this.measureHost();
     this.app.canvas.addEventListener('pointerdown', this.handlePointerDown);
+    this.pointerEvents.addEventListener('pointermove', this.handlePointerMove, { passive: true });
+    this.pointerEvents.addEventListener('scroll', this.handleScroll, { passive: true });
+    this.clock.onFrame((frame) => this.drawFrame(frame));
   }
 
-  /** Start the clock; resolves once the refresh period is measured. */
+  get refreshMs(): number {
+    return this.clock.refreshMs ?? Number.NaN;
+  }
+
+  /**
+   * Start the clock; resolves once the refresh period is measured, then installs the debug hook. A sprite is drawn
+   * off-canvas in every warm-up frame: the sprite shader is compiled now rather than in the first onset frame, and
+   * the refresh is measured while the renderer is busy as it will be.
+   */
   async start(): Promise<StageController> {
-    await this.warmUp(this.root, (hook) => installDebugHook('__glimpseStage', hook));
+    const warmup = new Sprite(Texture.WHITE);
+    warmup.position.set(-8, -8);
+    this.root.addChild(warmup);
+    this.warmingUp = true;
+    this.clock.start();
+    await this.clock.whenMeasured();
+    this.warmingUp = false;
+    warmup.destroy();
+    this.dirty = true;
+    const engine = this;
+    this.removeDebugHook = installDebugHook({
+      get refreshMs() {
+        return engine.refreshMs;
+      },
+      get frameCount() {
+        return engine.clock.frameCount;
+      },
+      get lastRecords() {
+        return engine.lastRecords;
+      },
+      get lastMediaRects() {
+        return engine.lastMediaRects;
+      },
+      get drawn() {
+        return engine.bubble.drawn;
+      },
+      get blurPlan() {
+        return engine.bubble.blurPlan;
+      },
+      size: () => this.size(),
+      probe: (x, y) => this.probe(x, y),
+    });
     return this;
   }
 
-  prepare(media: string[]): Promise<void> {
-    return this.media.prepare(media, this.mediaInUse());
+  size(): { width: number; height: number } {
+    return this.pendingSize ?? { width: this.app.screen.width, height: this.app.screen.height };
   }
 
-  async play(steps: PresentationStep[], signal?: AbortSignal): Promise<PresentationRecord[]> {
-    const names = steps.flatMap((step) => step.items.map((item) => item.media));
-    const refreshMs = await this.beginPlay(signal, () => this.media.prepare(names));
-    if (refreshMs === null) return [];
+  clientRect(): Rect {
+    return { ...this.canvasRect };
+  }
+
+  mediaSize(media: string): { width: number; height: number } {
+    const entry = this.media.get(media);
+    if (!entry) throw new Error(`StageController.mediaSize("${media}"): call prepare() with this media first`);
+    return { width: entry.width, height: entry.height };
+  }
+
+  async prepare(what: ReadonlyArray<string | StageItem>): Promise<void> {
+    const items = what.filter((w): w is StageItem => typeof w !== 'string');
+    await this.media.prepare(
+      what.map((w) => (typeof w === 'string' ? w : w.media)),
+      this.mediaInUse(),
+    );
+    for (const item of items.filter(isBubble)) this.bubble.prepare(item, this.media.get(item.media)!);
+  }
+
+  async play(steps: PresentationStep[], options: PlayOptions = {}): Promise<PresentationRecord[]> {
+    if (this.run !== null || this.starting) throw new Error('StageController.play: the stage is already playing');
+    if (this.destroyed) throw new Error('StageController.play: the stage is unmounted');
+    if (options.signal?.aborted) return [];
+    this.starting = true;
+    try {
+      await this.prepare(steps.flatMap((step) => step.items));
+    } finally {
+      this.starting = false;
+    }
+    const refreshMs = await this.clock.whenMeasured();
     return new Promise((resolve, reject) => {
       const sequencer = new StepSequencer(
         steps.map((step) => ({ label: step.label, media: step.items.map((item) => item.media), end: step.end })),
         refreshMs,
       );
-      this.run = { steps, sequencer, signal, videos: [], error: null, resolve, reject };
+      this.run = { steps, options, sequencer, videos: [], error: null, resolve, reject };
     });
   }
 
+  click(timestampMs: number): void {
+    this.run?.sequencer.click(timestampMs);
+  }
+
+  release(): void {
+    this.run?.sequencer.release();
+  }
+
+  clear(): void {
+    if (this.run) this.run.sequencer.abort();
+    else this.show([]);
+  }
+
+  setBackground(color: string): void {
+    this.app.renderer.background.color = color;
+    this.dirty = true;
+  }
+
+  /** Read one canvas pixel (CSS px) right after the next clock frame (the read itself waits for the GPU). */
+  probe(x: number, y: number): Promise<Rgba> {
+    return new Promise((resolve, reject) => this.probes.push({ x, y, resolve, reject }));
+  }
+
+  /**
+   * Unmount: stop the clock and the size watch, remove the debug hook, reject a running play() and the waiting
+   * probes with an AbortError, then free the drawing and the media.
+   */
   destroy(): void {
+    this.destroyed = true;
+    this.clock.stop();
+    this.resizeObserver.disconnect();
+    this.removeDebugHook?.();
     this.app.canvas.removeEventListener('pointerdown', this.handlePointerDown);
-    this.shutDown((run) => run.videos.forEach((video) => video.stop()));
-    this.showItems([]);
+    this.pointerEvents.removeEventListener('pointermove', this.handlePointerMove);
+    this.pointerEvents.removeEventListener('scroll', this.handleScroll);
+    const run = this.run;
+    this.run = null;
+    if (run) {
+      run.videos.forEach((video) => video.stop());
+      run.reject(new DOMException('The stage was unmounted during play()', 'AbortError'));
+    }
+    this.probes.splice(0).forEach((probe) => probe.reject(new DOMException('The stage was unmounted', 'AbortError')));
+    this.show([]);
+    this.bubble.destroy();
     this.media.destroy();
   }
 
-  protected showNothing(): void {
-    this.showItems([]);
-  }
-
-  protected drawFrame(frame: FrameInfo): void {
+  private drawFrame(frame: FrameInfo): void {
     try {
       this.renderFrame(frame);
     } catch (error) {
@@ -88,37 +262,53 @@ export class StageEngine extends EngineBase<ActiveRun> implements StageControlle
 
   private renderFrame(frame: FrameInfo): void {
     let onset = false;
-    let finishedRun: ActiveRun | null = null;
+    let finished: ActiveRun | null = null;
     this.applyPendingSize();
     const run = this.run;
     if (run) {
-      if (run.signal?.aborted) run.sequencer.abort();
+      if (run.options.signal?.aborted) run.sequencer.abort();
       run.videos.forEach((video) => video.checkProgress(frame.timestamp));
       const change = run.sequencer.frame(frame);
       if (change.kind !== 'none') {
         if (change.ended !== null) this.stopVideos(run, run.sequencer.records[change.ended]);
         if (change.kind === 'show') {
-          this.showItems(run.steps[change.index].items);
-          this.startVideos(run, run.steps[change.index].items);
+          const step = run.steps[change.index];
+          this.show(step.items);
+          this.startVideos(run, step.items);
           onset = true;
+          run.options.onOnset?.(change.index, step.label, frame.timestamp);
         } else {
-          this.showItems([]);
-          finishedRun = run;
+          this.show([]);
+          finished = run;
         }
       }
     }
-    if (this.dirty || onset || this.warmingUp || this.probesWaiting || (run?.videos.length ?? 0) > 0) {
-      this.app.render();
+    const playing = (run?.videos.length ?? 0) > 0;
+    if (this.bubble.refreshVideo(playing)) this.dirty = true;
+    const damage = this.bubble.follow(this.pointerOnCanvas(), frame);
+    // A playing video draws every frame; a bubble window move draws only the region it changed.
+    const full = this.dirty || onset || this.warmingUp || (playing && this.bubble.media === null);
+    if (full || damage) {
+      if (full) this.bubble.drawAll();
+      else this.bubble.drawRegion(damage!);
+      this.app.renderer.render({ container: this.app.stage, clear: full });
       this.dirty = false;
-      if (onset && run && this.hasGl()) this.stampOnset(run);
-      this.answerProbes();
+      if (onset && run && this.hasGl()) {
+        this.readPixel(0, 0);
+        run.sequencer.markOnsetRendered(performance.now());
+      }
     }
-    if (finishedRun) this.finish(finishedRun);
+    // The canvas keeps its last frame (preserveDrawingBuffer): a probe reads what is on screen.
+    this.answerProbes();
+    if (finished) this.finish(finished);
   }
 
-  private showItems(items: StageItem[]): void {
+  /** A step's items: plain ones as sprites, the bubble one (if any) on the bubble layer. */
+  private show(items: readonly StageItem[]): void {
     for (const child of this.root.removeChildren()) child.destroy();
+    if (items.length > 0) this.lastMediaRects = items.map((item) => ({ ...item.rect }));
     for (const item of items) {
+      if (isBubble(item)) continue;
       const entry = this.media.get(item.media);
       if (!entry) continue; // play() prepared every media; only an eviction race could get here
       const sprite = new Sprite(entry.texture);
@@ -126,20 +316,27 @@ export class StageEngine extends EngineBase<ActiveRun> implements StageControlle
       sprite.setSize(item.rect.width, item.rect.height);
       this.root.addChild(sprite);
     }
+    const bubble = items.find(isBubble) ?? null;
+    this.bubble.show(bubble, bubble ? this.media.get(bubble.media) : undefined);
     this.dirty = true;
   }
 
-  private startVideos(run: ActiveRun, items: StageItem[]): void {
-    const names = [...new Set(items.map((item) => item.media))];
+  private startVideos(run: ActiveRun, items: readonly StageItem[]): void {
+    const names = [...new Set(items.filter((item) => !item.paused).map((item) => item.media))];
     for (const name of names) {
       const video = this.media.get(name)?.video;
       if (!video) continue;
       const onEnded = () => {
         if (run.videos.every((v) => v.ended)) run.sequencer.markVideosEnded();
       };
-      run.videos.push(new VideoRun(name, video, onEnded, this.failRun(run)));
+      run.videos.push(
+        new VideoRun(name, video, onEnded, (error) => {
+          run.error ??= error;
+          run.sequencer.abort();
+        }),
+      );
     }
-    // A 'video-end' step without a video has nothing to wait for.
+    // A 'video-end' step without a playing video has nothing to wait for.
     if (run.videos.length === 0) run.sequencer.markVideosEnded();
     run.videos.forEach((video) => video.start());
   }
@@ -150,11 +347,83 @@ export class StageEngine extends EngineBase<ActiveRun> implements StageControlle
     run.videos = [];
   }
 
+  /** The play's last frame was drawn: resolve with its records, or reject with its media error (records attached). */
+  private finish(run: ActiveRun): void {
+    this.run = null;
+    const records = run.sequencer.records;
+    this.lastRecords = records;
+    if (run.error) {
+      run.error.records = records;
+      run.reject(run.error);
+    } else {
+      run.resolve(records);
+    }
+  }
+
   private mediaInUse(): Set<string> {
-    return new Set(this.run?.steps.flatMap((step) => step.items.map((item) => item.media)) ?? []);
+    const names = new Set(this.run?.steps.flatMap((step) => step.items.map((item) => item.media)) ?? []);
+    if (this.bubble.media) names.add(this.bubble.media);
+    return names;
+  }
+
+  private pointerOnCanvas(): { x: number; y: number } | null {
+    if (this.pointerSource) return this.pointerSource();
+    if (!this.pointer) return null;
+    return { x: this.pointer.clientX - this.canvasRect.x, y: this.pointer.clientY - this.canvasRect.y };
+  }
+
+  /** First thing in a frame: a size change seen since the last frame; the frame then renders everything. */
+  private applyPendingSize(): void {
+    if (!this.pendingSize) return;
+    this.app.renderer.resize(this.pendingSize.width, this.pendingSize.height);
+    this.pendingSize = null;
+    this.dirty = true;
+  }
+
+  private hasGl(): boolean {
+    return !!(this.app.renderer as Partial<WebGLRenderer>).gl;
+  }
+
+  /** After a render: every waiting probe reads the frame just drawn. */
+  private answerProbes(): void {
+    const resolution = this.app.renderer.resolution;
+    for (const probe of this.probes.splice(0)) {
+      try {
+        probe.resolve(this.readPixel(Math.floor(probe.x * resolution), Math.floor(probe.y * resolution)));
+      } catch (error) {
+        probe.reject(error);
+      }
+    }
+  }
+
+  /** Read a device pixel (from the top-left) of the frame just rendered; blocks until the GPU has drawn it. */
+  private readPixel(x: number, y: number): Rgba {
+    const gl = (this.app.renderer as WebGLRenderer).gl;
+    if (!gl) throw new Error('the stage needs the WebGL renderer');
+    const bound = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
+    if (bound !== null) gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.readPixels(x, gl.drawingBufferHeight - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.pixel);
+    if (bound !== null) gl.bindFramebuffer(gl.FRAMEBUFFER, bound);
+    const [r, g, b, a] = this.pixel;
+    return [r, g, b, a];
+  }
+
+  private measureHost(): void {
+    const width = Math.max(1, Math.floor(this.host.clientWidth));
+    const height = Math.max(1, Math.floor(this.host.clientHeight));
+    const screen = this.app.screen;
+    if (width !== screen.width || height !== screen.height) this.pendingSize = { width, height };
+    const box = this.host.getBoundingClientRect();
+    this.canvasRect = { x: box.left, y: box.top, width, height };
   }
 
   private readonly handlePointerDown = (event: PointerEvent): void => {
     if (event.isPrimary) this.run?.sequencer.click(event.timeStamp);
   };
+
+  private readonly handlePointerMove = (event: PointerEvent): void => {
+    if (event.isPrimary) this.pointer = { clientX: event.clientX, clientY: event.clientY };
+  };
+
+  private readonly handleScroll = (): void => this.measureHost();
 }

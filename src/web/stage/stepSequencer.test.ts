@@ -115,14 +115,35 @@ describe('StepSequencer: click, video end, abort', () => {
     seq.click(frames[11] + 9); // second click ignored
     const [next] = drive(seq, HZ60, [frames[12]]);
     expect(next.change).toEqual({ kind: 'show', index: 1, ended: 0 });
-    expect(seq.records[0]).toMatchObject({ endedBy: 'click', clickMs: frames[11] + 3, requestedFrames: null, shownFrames: 12 });
+    expect(seq.records[0]).toMatchObject({ endedBy: 'click', clickMs: frames[11] + 3, requestedFrames: 60, shownFrames: 12 });
   });
 
   it('ends a click step without a click after maxMs, counted in frames', () => {
     const seq = new StepSequencer([step('A', { kind: 'click', maxMs: 1000 })], HZ60);
     drive(seq, HZ60, regular(0, HZ60, 80));
-    expect(seq.records[0]).toMatchObject({ endedBy: 'duration', shownFrames: 60, requestedFrames: null });
+    expect(seq.records[0]).toMatchObject({ endedBy: 'duration', shownFrames: 60, requestedFrames: 60 });
     expect(seq.records[0].clickMs).toBeUndefined();
+  });
+
+  it('a click step without maxMs waits for the click; a hold step for release()', () => {
+    const seq = new StepSequencer([step('ready', { kind: 'click' }), step('face', { kind: 'hold' })], HZ60);
+    const frames = regular(0, HZ60, 400);
+    drive(seq, HZ60, frames.slice(0, 300));
+    expect(seq.currentIndex).toBe(0);
+    seq.release(); // not a hold step: ignored
+    seq.click(frames[299] + 1);
+    drive(seq, HZ60, frames.slice(300, 301));
+    expect(seq.currentIndex).toBe(1);
+    seq.click(frames[300] + 1); // not a click step: ignored
+    drive(seq, HZ60, frames.slice(301, 350));
+    expect(seq.currentIndex).toBe(1);
+    seq.release();
+    drive(seq, HZ60, frames.slice(350, 351));
+    expect(seq.finished).toBe(true);
+    expect(seq.records.map((r) => [r.label, r.requestedFrames, r.endedBy, r.shownFrames])).toEqual([
+      ['ready', null, 'click', 300],
+      ['face', null, 'answer', 50],
+    ]);
   });
 
   it('ignores clicks on a step that does not end on click', () => {

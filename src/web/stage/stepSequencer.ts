@@ -34,6 +34,7 @@ export class StepSequencer {
   private current = -1;
   private requested: number | null = null;
   private clickAt: number | null = null;
+  private released = false;
   private videosEnded = false;
   private abortRequested = false;
   private done = false;
@@ -50,6 +51,11 @@ export class StepSequencer {
   /** Index of the step on screen, or -1 before the first frame / after the end. */
   get currentIndex(): number {
     return this.done ? -1 : this.current;
+  }
+
+  /** The page's release(): ends a 'hold' step at the next frame (endedBy 'answer'). */
+  release(): void {
+    if (!this.done && this.current >= 0 && this.steps[this.current].end.kind === 'hold') this.released = true;
   }
 
   /** A click on the stage at `timestamp` (event.timeStamp); ends a 'click' step at the next frame. */
@@ -87,7 +93,8 @@ export class StepSequencer {
       // The interval that just ended was spent showing the current step.
       if (frame.dropped && frame.intervalMs !== null) {
         record.droppedFrames += 1;
-        (record.drops ??= []).push({ atMs: frame.timestamp, intervalMs: frame.intervalMs });
+        // The count is exact; the list keeps the first ones (a long hold on a struggling machine has many).
+        if ((record.drops ??= []).length < MAX_LISTED_DROPS) record.drops.push({ atMs: frame.timestamp, intervalMs: frame.intervalMs });
       }
       const reason = this.endReason(frame.timestamp);
       if (reason === null) {
@@ -112,8 +119,9 @@ export class StepSequencer {
     const step = this.steps[index];
     this.current = index;
     this.clickAt = null;
+    this.released = false;
     this.videosEnded = false;
-    this.requested = step.end.kind === 'duration' ? durationToFrames(step.end.ms, this.refreshMs) : null;
+    this.requested = requestedFrames(step.end, this.refreshMs);
     this.records.push({
       label: step.label,
       media: [...step.media],
@@ -137,9 +145,21 @@ export class StepSequencer {
         return reached(this.requested ?? 1) ? 'duration' : null;
       case 'click':
         if (this.clickAt !== null) return 'click';
-        return reached(durationToFrames(end.maxMs, this.refreshMs)) ? 'duration' : null;
+        return this.requested !== null && reached(this.requested) ? 'duration' : null;
+      case 'hold':
+        return this.released ? 'answer' : null;
       case 'video-end':
         return this.videosEnded ? 'video-end' : null;
     }
   }
+}
+
+/** Drops listed per record at most (droppedFrames counts them all). */
+export const MAX_LISTED_DROPS = 1000;
+
+/** Frames a step asks for: its duration, or a click step's maximum; null when it waits for an answer or a video. */
+function requestedFrames(end: StepEnd, refreshMs: number): number | null {
+  if (end.kind === 'duration') return durationToFrames(end.ms, refreshMs);
+  if (end.kind === 'click' && end.maxMs !== undefined) return durationToFrames(end.maxMs, refreshMs);
+  return null;
 }

@@ -11,19 +11,37 @@ export interface Rect {
   height: number;
 }
 
+/**
+ * The gaze-contingent view of the bubble test: the media blurred with a gaussian of deviation `sigma`, except for a
+ * clear circular window of `radius` centred on the pointer (both CSS px of the drawn media; 0: no blur / no window).
+ */
+export interface BubbleWindow {
+  sigma: number;
+  radius: number;
+}
+
 /** One media drawn in one place. `media` is a media name (key into the loaded media, see flow/media). */
 export interface StageItem {
   media: string;
   rect: Rect;
+  /** Drawn blurred with a clear window at the pointer (at most one such item per step). */
+  bubble?: BubbleWindow;
+  /** A video shown on its first frame, not playing (the bubble's screen waiting for the click). */
+  paused?: boolean;
 }
 
 /** How a presentation step ends. Durations are converted to whole frames against the measured refresh period. */
 export type StepEnd =
   | { kind: 'duration'; ms: number }
-  /** Until every video of the step has ended. */
+  /** Until every playing video of the step has ended. */
   | { kind: 'video-end' }
-  /** Until the participant clicks the stage, or `maxMs` passes (ACR image: "ends on a click or when its display time ends"). */
-  | { kind: 'click'; maxMs: number };
+  /**
+   * Until the participant clicks the stage (or the page reports a click with `click()`), or `maxMs` passes when
+   * given (ACR image: "ends on a click or when its display time ends").
+   */
+  | { kind: 'click'; maxMs?: number }
+  /** Until the page calls `release()` (the participant answered): a face stays up while the radios are answered. */
+  | { kind: 'hold' };
 
 export interface PresentationStep {
   /** Short label stored in the timing record, e.g. 'A', 'B', 'AB', 'gap'. */
@@ -48,7 +66,7 @@ export interface VideoFrameRecord {
 export interface PresentationRecord {
   label: string;
   media: string[];
-  /** null when the step ends on video end or click. */
+  /** Frames asked for: the duration, or a click step's maximum; null for hold and video-end steps. */
   requestedFrames: number | null;
   shownFrames: number;
   /** Timestamp of the frame that first showed the step. */
@@ -59,8 +77,8 @@ export interface PresentationRecord {
   droppedFrames: number;
   refreshMs: number;
   videos?: VideoFrameRecord[];
-  /** 'click' when a click-ended step was ended by the participant. */
-  endedBy?: 'duration' | 'video-end' | 'click' | 'abort';
+  /** What ended the step: its duration, its videos' end, a click, the page's release() (an answer), or an abort. */
+  endedBy?: 'duration' | 'video-end' | 'click' | 'answer' | 'abort';
   /** Clock frames (rAF callbacks) that drew or kept the step, onset frame included, offset frame excluded.
    * Equals shownFrames when no frame was dropped. */
   renderedFrames?: number;
@@ -70,6 +88,15 @@ export interface PresentationRecord {
   renderDoneMs?: number;
   /** event.timeStamp of the click that ended a 'click' step. */
   clickMs?: number;
+  /** The factor a layout shrank the media by to fit the window (bubble), when it had to. */
+  scale?: number;
+}
+
+export interface PlayOptions {
+  /** Aborting ends the current step at the next frame (endedBy 'abort') and skips the rest. */
+  signal?: AbortSignal;
+  /** Called in the frame that first draws step `index` (its rAF timestamp, performance.now timebase). */
+  onOnset?(index: number, label: string, timestampMs: number): void;
 }
 
 /** What a stage offers to the participant flow. Implemented in src/web/stage (lazy loaded). */
@@ -78,13 +105,22 @@ export interface StageController {
   readonly refreshMs: number;
   /** Current canvas size in CSS pixels (layouts are computed against it). */
   size(): { width: number; height: number };
+  /** Where the canvas is in the window (client CSS px): pointer positions map onto it. */
+  clientRect(): Rect;
   /** Natural size of a loaded media (image or video), in pixels. */
   mediaSize(media: string): { width: number; height: number };
-  /** Decode and upload the textures of these media so a later play() starts without delay. */
-  prepare(media: string[]): Promise<void>;
+  /**
+   * Decode and upload these media (names, or items: a bubble item is also blurred now), so that a later play()
+   * starts without delay.
+   */
+  prepare(what: ReadonlyArray<string | StageItem>): Promise<void>;
   /** Play the steps back to back on the frame clock and resolve with one record per step, then show blank. */
-  play(steps: PresentationStep[], signal?: AbortSignal): Promise<PresentationRecord[]>;
-  /** Show nothing. */
+  play(steps: PresentationStep[], options?: PlayOptions): Promise<PresentationRecord[]>;
+  /** A click the page saw (event.timeStamp): ends a 'click' step of the running play at the next frame. */
+  click(timestampMs: number): void;
+  /** Ends a 'hold' step of the running play at the next frame (endedBy 'answer'). */
+  release(): void;
+  /** Show nothing (ends a running play at the next frame). */
   clear(): void;
 }
 

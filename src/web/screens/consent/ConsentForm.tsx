@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import axios from 'axios';
+import type { ConsentBody } from '../../../contract/payloads.js';
 import type { Strings } from '../../i18n/index.js';
 import { fr } from '../../i18n/fr.js';
 import {
@@ -11,24 +11,21 @@ import {
   type ConsentField,
   type ConsentFormValues,
 } from './consentValidation.js';
-import { CONSENT_PDF_FILENAME, downloadBlob } from './downloadFile.js';
 import './consent.css';
 
 export interface ConsentFormProps {
   /** The `email` query parameter of the invitation link; the lab address is used when absent. */
   email?: string | null;
-  /** Called after the submission, whether or not the server answered (SPEC §7: the flow continues anyway). */
-  onDone(): void;
+  /** The completed form (the journey posts it and continues whatever the answer, SPEC §7). */
+  onSubmit(form: ConsentBody): void;
   /** The form is French (lab platform); another table can be given for previews. */
   strings?: Strings;
-  /** Prefix of the API paths ('' = same origin). */
-  apiBase?: string;
 }
 
 type Values = Omit<ConsentFormValues, 'emailAddress'>;
 
 /** French consent form of the lab platform (SPEC §2 screen 7, §5); posts the §3 consent payload. */
-export function ConsentForm({ email, onDone, strings: s = fr, apiBase = '' }: ConsentFormProps) {
+export function ConsentForm({ email, onSubmit, strings: s = fr }: ConsentFormProps) {
   const emailAddress = consentEmail(email);
   const [values, setValues] = useState<Values>(EMPTY_CONSENT);
   const [invalid, setInvalid] = useState<ConsentField[]>([]);
@@ -36,7 +33,7 @@ export function ConsentForm({ email, onDone, strings: s = fr, apiBase = '' }: Co
   const set = <K extends keyof Values>(field: K, value: Values[K]) => setValues((v) => ({ ...v, [field]: value }));
   const wrong = (field: ConsentField) => invalid.includes(field);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (sending) return;
     const result = validateConsent({ ...values, emailAddress });
@@ -46,13 +43,7 @@ export function ConsentForm({ email, onDone, strings: s = fr, apiBase = '' }: Co
     }
     setInvalid([]);
     setSending(true);
-    try {
-      const response = await axios.post<Blob>(`${apiBase}/api/consent/`, result.body, { responseType: 'blob' });
-      downloadBlob(response.data, CONSENT_PDF_FILENAME);
-    } catch (error) {
-      console.error('consent: the signed copy could not be obtained; continuing', error);
-    }
-    onDone();
+    onSubmit(result.body);
   };
 
   const box = (field: 'infoSheetRead' | 'adultNoLegalProtection' | 'proposalReceived' | 'termsUnderstood', label: ReactNode) => (
@@ -132,10 +123,13 @@ export function ConsentForm({ email, onDone, strings: s = fr, apiBase = '' }: Co
         <label className="consent-field">
           <span>{s.consentBirthDay}</span>
           <input
-            type="date"
+            type="text"
             name="birthDay"
+            inputMode="numeric"
+            autoComplete="bday"
+            placeholder={s.consentDatePlaceholder}
+            maxLength={10}
             value={values.birthDay}
-            max={new Date().toISOString().slice(0, 10)}
             onChange={(e) => set('birthDay', e.target.value)}
             aria-invalid={wrong('birthDay')}
             className={wrong('birthDay') ? 'consent-wrong' : undefined}
@@ -154,9 +148,11 @@ export function ConsentForm({ email, onDone, strings: s = fr, apiBase = '' }: Co
           {s.consentIncomplete}
         </p>
       )}
-      <button type="submit" disabled={sending}>
-        {sending ? s.consentSending : s.consentSubmit}
-      </button>
+      <div className="actions consent-actions">
+        <button type="submit" disabled={sending}>
+          {sending ? s.consentSending : s.consentSubmit}
+        </button>
+      </div>
     </form>
   );
 }

@@ -18,7 +18,7 @@ const complete: ConsentFormValues = {
   name: 'Jeanne ',
   familyName: ' Dupont',
   birthCountry: 'France',
-  birthDay: '1990-04-23',
+  birthDay: '23/04/1990',
   emailAddress: 'jeanne.dupont@example.fr',
 };
 
@@ -76,11 +76,13 @@ describe('validateConsent', () => {
   });
 
   it('refuses impossible or future birth dates and over-long fields', () => {
-    expect(invalidFields({ ...complete, birthDay: '1990-02-30' })).toEqual(['birthDay']);
-    expect(invalidFields({ ...complete, birthDay: '23/04/1990' })).toEqual(['birthDay']);
-    expect(invalidFields({ ...complete, birthDay: '2025-06-15' })).toEqual(['birthDay']);
-    expect(invalidFields({ ...complete, birthDay: '1899-12-31' })).toEqual(['birthDay']);
-    expect(invalidFields({ ...complete, birthDay: '2025-06-14' })).toEqual([]);
+    expect(invalidFields({ ...complete, birthDay: '30/02/1990' })).toEqual(['birthDay']);
+    // The French order only: an ISO or American date is refused rather than read wrongly.
+    expect(invalidFields({ ...complete, birthDay: '1990-04-23' })).toEqual(['birthDay']);
+    expect(invalidFields({ ...complete, birthDay: '15/06/2025' })).toEqual(['birthDay']);
+    expect(invalidFields({ ...complete, birthDay: '31/12/1899' })).toEqual(['birthDay']);
+    expect(invalidFields({ ...complete, birthDay: '14/06/2025' })).toEqual([]);
+    expect(invalidFields({ ...complete, birthDay: '4/6/2001' })).toEqual([]);
     expect(invalidFields({ ...complete, paraphe: 'x'.repeat(51) })).toEqual(['paraphe']);
     expect(invalidFields({ ...complete, name: 'x'.repeat(201) })).toEqual(['name']);
   });

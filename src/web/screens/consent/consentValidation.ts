@@ -49,14 +49,19 @@ export function consentEmail(queryEmail: string | null | undefined): string {
   return EMAIL_PATTERN.test(email) && email.length <= 320 ? email : LAB_CONTACT_EMAIL;
 }
 
-/** A real calendar date, not in the future, not before 1900. */
-function isPlausibleBirthDay(value: string, today: Date): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+/**
+ * The birth date as typed in the French order, jj/mm/aaaa (the form is French: a browser date input would show
+ * the order of the browser's own language), as the ISO day of the payload; null when it is not a real calendar
+ * date, is in the future or before 1900. Day and month may have one digit; '.' and '-' separate too.
+ */
+export function birthDayIso(typed: string, today: Date): string | null {
+  const match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(typed.trim());
+  if (!match) return null;
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(year, month - 1, day);
   const isReal = date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
-  return isReal && year >= 1900 && date.getTime() <= today.getTime();
+  if (!isReal || year < 1900 || date.getTime() > today.getTime()) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 const filled = (text: string, max: number) => text.trim() !== '' && text.trim().length <= max;
@@ -83,9 +88,10 @@ export function validateConsent(values: ConsentFormValues, today: Date = new Dat
   require('name', filled(values.name, CONSENT_MAX_LENGTH.name));
   require('familyName', filled(values.familyName, CONSENT_MAX_LENGTH.familyName));
   require('birthCountry', filled(values.birthCountry, CONSENT_MAX_LENGTH.birthCountry));
-  require('birthDay', isPlausibleBirthDay(values.birthDay, today));
+  const birthDay = birthDayIso(values.birthDay, today);
+  require('birthDay', birthDay !== null);
   require('emailAddress', EMAIL_PATTERN.test(values.emailAddress));
-  if (invalid.length > 0 || values.gender === null) return { ok: false, invalid };
+  if (invalid.length > 0 || values.gender === null || birthDay === null) return { ok: false, invalid };
   return {
     ok: true,
     body: {
@@ -95,7 +101,7 @@ export function validateConsent(values: ConsentFormValues, today: Date = new Dat
       name: values.name.trim(),
       familyName: values.familyName.trim(),
       birthCountry: values.birthCountry.trim(),
-      birthDay: values.birthDay,
+      birthDay,
       currentDate: { day: today.getDate(), month: today.getMonth() + 1, year: today.getFullYear() },
     },
   };

@@ -6,7 +6,7 @@ export const CONSENT_PDF_FILENAME = 'consentement.pdf';
  * later, not at once: some browsers start reading it only after the click handler returns.
  */
 export function downloadBlob(blob: Blob, filename: string): boolean {
-  if (typeof URL.createObjectURL !== 'function') return false; // e.g. jsdom
+  if (typeof document === 'undefined' || typeof URL.createObjectURL !== 'function') return false; // e.g. jsdom, Node
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -1,10 +1,8 @@
-import { useEffect, useMemo, useRef } from 'react';
-import { useGlimpse, useGlimpseStore } from '../../flow/StoreContext.js';
-import { submitBrowserCheck } from '../../flow/session.js';
+import { useGlimpse } from '../../flow/StoreContext.js';
 import type { Strings } from '../../i18n/en.js';
+import { Spinner } from '../Spinner.js';
 import { useStrings } from '../useStrings.js';
-import { bcheckBody, measureEnvironment } from './environment.js';
-import { allPass, checkEligibility, type CheckId, type EligibilityPage } from './rules.js';
+import { allPass, type CheckId } from './rules.js';
 
 const LABEL: Record<CheckId, keyof Strings> = {
   browser: 'eligibilityBrowser',
@@ -15,27 +13,15 @@ const LABEL: Record<CheckId, keyof Strings> = {
 };
 
 /**
- * SPEC §2 screen 3: each check as pass or its message; Continue only if all pass, else Exit the test.
- * `page` selects the page's rules (SPEC §5 allowed browsers and OS): the generic page by default.
+ * SPEC §2 screen 3: each check as pass or its message; Continue only if all pass, else Exit the test. The journey
+ * measured the checks with the protocol's rules (flow/journey.ts); this screen shows them.
  */
-export function EligibilityScreen({ page = 'generic' }: { page?: EligibilityPage }) {
-  const store = useGlimpseStore();
+export function EligibilityScreen() {
   const t = useStrings();
-  const job = useGlimpse((s) => s.job)!;
-  const query = useGlimpse((s) => s.query);
+  const results = useGlimpse((s) => s.eligibility);
   const dispatch = useGlimpse((s) => s.dispatch);
-  const env = useMemo(() => measureEnvironment(window, page, job, query.phone && (query.vertical || query.horizontal)), [page, job, query]);
-  const results = useMemo(() => checkEligibility(env, t), [env, t]);
+  if (!results) return <Spinner text={t.loading} />;
   const eligible = allPass(results);
-  const posted = useRef(false);
-
-  useEffect(() => {
-    if (posted.current) return;
-    posted.current = true;
-    store.getState().setEligibilityMessages(results.flatMap((r) => (r.message ? [r.message] : [])));
-    void submitBrowserCheck(store, bcheckBody(env), eligible);
-  }, [store, env, results, eligible]);
-
   return (
     <main className="screen">
       <h1>{t.eligibilityTitle}</h1>

@@ -1,13 +1,14 @@
 import UAParser from 'ua-parser-js';
 import type { BcheckBody } from '../../../contract/payloads.js';
 import { zoomPercent } from '../../flow/windowInfo.js';
-import type { EligibilityInput, EligibilityJob, EligibilityPage } from './rules.js';
+import type { EligibilityRules } from '../../../protocols/types.js';
+import type { EligibilityInput, EligibilityJob } from './rules.js';
 
 /** What the eligibility rules need, read from the browser (ua-parser-js 1.x, MIT). */
-export function measureEnvironment(win: Window, page: EligibilityPage, job: EligibilityJob, swapSizes: boolean): EligibilityInput {
+export function measureEnvironment(win: Window, rules: EligibilityRules, job: EligibilityJob, swapSizes: boolean): EligibilityInput {
   const ua = new UAParser(win.navigator.userAgent).getResult();
   return {
-    page,
+    rules,
     browserName: ua.browser.name,
     browserVersion: ua.browser.version,
     osName: ua.os.name,

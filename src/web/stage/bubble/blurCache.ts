@@ -7,7 +7,7 @@ import type { PreparedMedia } from '../mediaCache';
 import { blurPlan } from './blurPlan';
 import type { BlurPlan } from './blurPlan';
 import { GpuGaussianBlur } from './gpuBlur';
-import type { BubbleView } from './types';
+import type { StageItem } from '../types';
 
 /** Copies kept at most (a pair, the next pair, a training image); the least recently used beyond go. */
 const CAPACITY = 6;
@@ -20,9 +20,12 @@ export interface BlurredMedia {
   texture: Texture;
 }
 
+/** What a blurred copy depends on: where the media is drawn and its deviation (CSS px). */
+export type BlurredView = Pick<StageItem, 'rect'> & { bubble: { sigma: number } };
+
 /** Deviation in texture texels of a view: CSS deviation times texels per CSS px of the drawn media. */
-export function sigmaInTexels(view: BubbleView, textureWidth: number): number {
-  return view.rect.width > 0 ? (view.sigma * textureWidth) / view.rect.width : view.sigma;
+export function sigmaInTexels(view: BlurredView, textureWidth: number): number {
+  return view.rect.width > 0 ? (view.bubble.sigma * textureWidth) / view.rect.width : view.bubble.sigma;
 }
 
 export class BlurCache {
@@ -31,7 +34,7 @@ export class BlurCache {
   constructor(private readonly renderer: Renderer) {}
 
   /** The blurred copy of this media for this view, made now if missing. */
-  get(media: PreparedMedia, view: BubbleView): BlurredMedia {
+  get(media: PreparedMedia, view: BlurredView): BlurredMedia {
     const plan = blurPlan(media.width, media.height, sigmaInTexels(view, media.width));
     const key = `${media.name}|${plan.factor}|${plan.passSigma}`;
     const cached = this.entries.get(key);

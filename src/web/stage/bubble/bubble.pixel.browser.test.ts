@@ -1,5 +1,5 @@
 /**
- * Pixel test of the bubble stage: the real <BubbleStage> in headless Chromium (SwiftShader WebGL2), through the
+ * Pixel test of the bubble drawing: the real <Stage> in headless Chromium (SwiftShader WebGL2), through the
  * bubble bench page, with the real pointer moved to a known point; then a screenshot of the canvas.
  * Target image (bench/bubble/testImages.ts): a 1-px checkerboard on top (sharp = black/white texels, blurred =
  * uniform grey, so every pixel says whether it is inside the window) and a black|white step edge below (its
@@ -20,7 +20,7 @@ import { edgeDeviation, windowFromSharpPixels } from '../../../../bench/bubble/p
 
 const benchRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bench/bubble');
 const IMAGE = { width: 320, height: 240 };
-// The canvas is the page's media area: 1.25 times the media, the media centred in it.
+// A canvas of 1.25 times the media, the media centred in it (as the bubble layout places it).
 const CANVAS = { width: 400, height: 300 };
 const MEDIA = { x: 40, y: 30, width: IMAGE.width, height: IMAGE.height };
 
@@ -35,15 +35,15 @@ async function canvasPixels(): Promise<{ data: Buffer; width: number; height: nu
 
 /** Show the target, then move the real mouse through `via` (each drawn) to `pointer`. */
 async function showAt(sigma: number, radius: number, pointer: { x: number; y: number }, via: Array<{ x: number; y: number }> = []): Promise<void> {
-  await page.evaluate((view) => window.__bubbleBench.show(view), { media: 'target.png', rect: MEDIA, sigma, radius });
+  await page.evaluate((item) => window.__bubbleBench.show(item), { media: 'target.png', rect: MEDIA, bubble: { sigma, radius } });
   for (const p of [...via, pointer]) {
     await page.mouse.move(p.x, p.y);
     await expect
-      .poll(() => page.evaluate(() => window.__glimpseBubble?.drawn ?? null), { timeout: 15000, interval: 20 })
+      .poll(() => page.evaluate(() => window.__glimpseStage?.drawn ?? null), { timeout: 15000, interval: 20 })
       .toMatchObject({ x: p.x, y: p.y });
   }
   // The drawn frame is on screen once a later frame has rendered (the probe waits for one).
-  await page.evaluate(() => window.__glimpseBubble!.probe(0, 0));
+  await page.evaluate(() => window.__glimpseStage!.probe(0, 0));
 }
 
 beforeAll(async () => {
@@ -93,11 +93,11 @@ describe('bubble stage video', () => {
     await page.evaluate(() => window.__bubbleBench.recordVideo('clip.webm', 160, 120, ['#ff0000', '#0000ff'], 700));
     await page.mouse.move(340, 250);
     await page.evaluate(
-      (view) => window.__bubbleBench.startPlay([{ label: 'A', view, end: { kind: 'video-end' } }]),
-      { media: 'clip.webm', rect: MEDIA, sigma: 8, radius: 30 },
+      (item) => window.__bubbleBench.startPlay([{ label: 'A', items: [item], end: { kind: 'video-end' } }]),
+      { media: 'clip.webm', rect: MEDIA, bubble: { sigma: 8, radius: 30 } },
     );
     // Far from the window: the blurred copy, which must show the red segment, then the blue one.
-    const outside = () => page.evaluate(() => window.__glimpseBubble!.probe(60, 50));
+    const outside = () => page.evaluate(() => window.__glimpseStage!.probe(60, 50));
     const isRed = (p: number[]) => p[0]! > 180 && p[2]! < 80;
     const isBlue = (p: number[]) => p[2]! > 180 && p[0]! < 80;
     await expect.poll(async () => isRed(await outside()), { timeout: 15000, interval: 20 }).toBe(true);

@@ -43,14 +43,18 @@ export class GpuGaussianBlur {
     // Pass 2: reads pass 1, height / factor.
     this.vertical.set(horizontalTarget.source, plan.factor, plan.passSigma, plan.width, plan.height);
     this.draw(this.vertical, verticalTarget);
+    // Unbind the inputs: the media may be released, and pass 1's target replaced, while this blur lives on.
+    this.horizontal.unbind();
+    this.vertical.unbind();
     return verticalTarget;
   }
 
   destroy(): void {
-    this.horizontalTarget?.destroy(true);
-    this.verticalTarget?.destroy(true);
+    // The shaders go first, so that no destroyed texture is still bound to one.
     this.horizontal.destroy();
     this.vertical.destroy();
+    this.horizontalTarget?.destroy(true);
+    this.verticalTarget?.destroy(true);
     this.scene.destroy();
   }
 

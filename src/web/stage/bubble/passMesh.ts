@@ -16,6 +16,8 @@ export interface PassMesh {
   mesh: Mesh<MeshGeometry, Shader>;
   /** Point the pass at its source and size the quad to the target (texels). */
   set(source: TextureSource, factor: number, sigma: number, width: number, height: number): void;
+  /** Drop the source texture (bind the empty one). */
+  unbind(): void;
   destroy(): void;
 }
 
@@ -36,6 +38,9 @@ export function createPassMesh(direction: [number, number]): PassMesh {
       uniforms.uniforms.uFactor = factor;
       uniforms.uniforms.uSigma = sigma;
       mesh.scale.set(width, height);
+    },
+    unbind() {
+      shader.resources.uSource = Texture.EMPTY.source;
     },
     destroy() {
       mesh.destroy();

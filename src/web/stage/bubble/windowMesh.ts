@@ -63,12 +63,16 @@ export class WindowMesh {
     u.uRadius = radius;
   }
 
+  /** Nothing to draw; the textures are unbound, so releasing them later leaves no destroyed texture bound. */
   hide(): void {
     this.mesh.visible = false;
     this.rect = null;
+    this.shader.resources.uSharp = Texture.EMPTY.source;
+    this.shader.resources.uBlurred = Texture.EMPTY.source;
   }
 
   destroy(): void {
+    this.hide();
     this.mesh.destroy();
     this.shader.destroy();
   }

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createRandom } from '../random.js';
+import { fixturePath, maxAbsDiff, readFixtureJson } from '../test-support.js';
+import type { PairedVote } from '../types.js';
+import { analysePaired } from './paired.js';
+import { collectPairedData } from './paired-data.js';
+import { scaleThurstone } from './thurstone.js';
+
+interface PwcmpScene { jod_mean0: number[]; jod_fix0: number[]; observers: string[]; L: number[]; dist_L: number[] }
+interface PwcmpReference {
+  conditions: string[];
+  scenes: Record<string, PwcmpScene>;
+  disconnected: { D: number[]; jod_mean0: number[] };
+  unanimous: { D: number[]; jod_mean0: number[]; jod_fix0: number[] };
+}
+const reference = readFixtureJson<PwcmpReference>('pwcmp-reference.json');
+
+/** pwcmp-tmo.csv rows of one scene (observer,scene,a,b,winner; no quoting in this file). */
+function sceneVotes(scene: string): PairedVote[] {
+  return readFileSync(fixturePath('pwcmp-tmo.csv'), 'utf8')
+    .trim()
+    .split(/\r?\n/)
+    .slice(1)
+    .map((line) => line.split(','))
+    .filter((cells) => cells[1] === scene)
+    .map(([observer, , a, b, winner]) => ({ observer, a, b, winner }));
+}
+
+/** Like pw_scale_table: all conditions in sorted order, also those a scene lacks. */
+function withAllConditions(votes: PairedVote[]): PairedVote[] {
+  const lead = reference.conditions.map((c, i) => ({ observer: '\u0000order', a: c, b: reference.conditions[(i + 1) % reference.conditions.length], winner: c }));
+  return [...lead, ...votes];
+}
+
+describe('paired scaling equals pwcmp (pw_scale, pw_outlier_analysis) on its TMO example', () => {
+  it.each(Object.keys(reference.scenes))('scene %s: JOD (mean0 and fix0) and L to 1e-6, dist_L to 1e-5', async (scene) => {
+    const expected = reference.scenes[scene];
+    // Number the conditions as pwcmp does, then drop the ordering votes again.
+    const ordered = await collectPairedData(withAllConditions(sceneVotes(scene)), false);
+    expect(ordered.stimuli).toEqual(reference.conditions);
+    const data = await collectPairedData(sceneVotes(scene), false);
+    const order = reference.conditions.map((c) => data.stimuli.indexOf(c));
+    const result = analysePaired(data, { prior: 'pwcmp', anchor: null, resamples: 0, random: createRandom(1) });
+    const jod = order.map((i) => result.scale[i].jod);
+    expect(maxAbsDiff(jod, expected.jod_mean0)).toBeLessThan(1e-6);
+    const anchored = analysePaired(data, { prior: 'pwcmp', anchor: reference.conditions[0], resamples: 0, random: createRandom(1) });
+    expect(maxAbsDiff(order.map((i) => anchored.scale[i].jod), expected.jod_fix0)).toBeLessThan(1e-6);
+    const observers = expected.observers.map((name) => result.observers.find((o) => o.observer === name));
+    expect(maxAbsDiff(observers.map((o) => o?.logLik10PerPair ?? NaN), expected.L)).toBeLessThan(1e-6);
+    // dist_L divides by the IQR of L, so Octave's own stopping error (≈1e-8 JOD) shows up ~100× larger.
+    expect(maxAbsDiff(observers.map((o) => o?.distL ?? NaN), expected.dist_L)).toBeLessThan(1e-5);
+  });
+
+  it('bridges a disconnected design and keeps unanimous pairs finite, with pwcmp numbers', () => {
+    const disconnected = scaleThurstone(Float64Array.from(reference.disconnected.D), 4);
+    expect(disconnected.components).toBe(2);
+    expect(disconnected.bridges).toEqual([[0, 2]]);
+    expect(maxAbsDiff(disconnected.jod, reference.disconnected.jod_mean0)).toBeLessThan(1e-6);
+    const unanimous = scaleThurstone(Float64Array.from(reference.unanimous.D), 3);
+    expect(maxAbsDiff(unanimous.jod, reference.unanimous.jod_mean0)).toBeLessThan(1e-6);
+    expect(maxAbsDiff(unanimous.jod.map((v) => v - unanimous.jod[0]), reference.unanimous.jod_fix0)).toBeLessThan(1e-6);
+  });
+});

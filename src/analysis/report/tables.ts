@@ -1,0 +1,203 @@
+/** The report's tables: one CSV file each, and the tables of the HTML page. */
+import type { Interval } from '../stats.js';
+import type { Report } from '../report-types.js';
+
+export type Cell = string | number | boolean | null;
+
+export interface ReportTable {
+  /** File name without extension. */
+  name: string;
+  title: string;
+  columns: string[];
+  rows: Cell[][];
+}
+
+const ci = (interval: Interval | null | undefined): [number | null, number | null] => (interval ? [interval[0], interval[1]] : [null, null]);
+
+export function reportTables(report: Report): ReportTable[] {
+  const tables = familyTables(report);
+  if (report.timing) {
+    tables.push({
+      name: 'timing-observers',
+      title: 'Timing per observer',
+      columns: ['observer', 'trials', 'flagged_trials', 'timed_steps', 'exact_steps', 'dropped_frames'],
+      rows: report.timing.observers.map((o) => [o.observer, o.trials, o.flaggedTrials, o.timedSteps, o.exactSteps, o.droppedFrames]),
+    });
+    tables.push({
+      name: 'timing-flagged-trials',
+      title: 'Trials flagged for timing',
+      columns: ['observer', 'trial', 'reasons'],
+      rows: report.timing.flagged.map((t) => [t.observer, t.trial, t.reasons.join('; ')]),
+    });
+  }
+  if (report.quality) {
+    tables.push({
+      name: 'quality-rules',
+      title: 'Quality control: sessions per rule',
+      columns: ['rule', 'passed', 'failed', 'not_applicable'],
+      rows: report.quality.rules.map((r) => [r.rule, r.passed, r.failed, r.notApplicable]),
+    });
+    tables.push({
+      name: 'quality-observers',
+      title: 'Quality control: verdict per observer (session)',
+      columns: ['observer', 'verdict', 'failed_rules', 'reasons'],
+      rows: report.quality.observers.map((o) => [o.observer, o.verdict, o.failed.map((f) => f.rule).join(' '), o.failed.map((f) => `${f.rule}: ${f.detail}`).join('; ')]),
+    });
+  }
+  return tables;
+}
+
+function familyTables(report: Report): ReportTable[] {
+  switch (report.family) {
+    case 'rating': {
+      const tables: ReportTable[] = [
+        {
+          name: 'stimuli',
+          title: 'MOS per stimulus',
+          columns: ['stimulus', 'condition', 'content', 'is_reference', 'n', 'mos', 'sd', 'se', 'ci95_low', 'ci95_high', 'ci95_t_low', 'ci95_t_high'],
+          rows: report.stimuli.map((s) => [s.stimulus, s.condition, s.content, s.isReference, s.n, s.mos, s.sd, s.se, ...ci(s.ci95), ...ci(s.ci95_t)]),
+        },
+      ];
+      if (report.conditions.length > 0) {
+        tables.push({
+          name: 'conditions',
+          title: 'MOS per condition',
+          columns: ['condition', 'stimuli', 'n', 'mos', 'sd', 'se', 'ci95_low', 'ci95_high', 'ci95_t_low', 'ci95_t_high'],
+          rows: report.conditions.map((c) => [c.condition, c.stimuli, c.n, c.mos, c.sd, c.se, ...ci(c.ci95), ...ci(c.ci95_t)]),
+        });
+      }
+      if (report.dmos) {
+        tables.push({
+          name: 'dmos',
+          title: 'DMOS (ACR-HR)',
+          columns: ['stimulus', 'content', 'reference', 'dmos', 'dmos_clipped', 'ci95_low', 'ci95_high'],
+          rows: report.dmos.map((d) => [d.stimulus, d.content, d.reference, d.dmos, d.dmosClipped, ...ci(d.ci95)]),
+        });
+      }
+      tables.push(
+        {
+          name: 'observers',
+          title: 'Observers and screenings',
+          columns: [
+            'observer', 'n', 'kept', 'rejected_bt500', 'rejected_p913', 'rejected_correlation', 'rejected_pearson', 'rejected_spearman', 'straight_lining',
+            'bt500_p', 'bt500_q', 'bt500_stat1', 'bt500_stat2', 'p913_bias', 'p913_p', 'p913_q', 'p913_stat1', 'p913_stat2', 'r_pearson', 'r_spearman', 'variance',
+          ],
+          rows: report.observers.map((o) => [
+            o.observer, o.n, o.kept, o.rejected.bt500, o.rejected.p913, o.rejected.correlation, o.rejected.pearson, o.rejected.spearman, o.rejected.straightLining,
+            o.bt500.p, o.bt500.q, o.bt500.stat1, o.bt500.stat2, o.p913.bias, o.p913.p, o.p913.q, o.p913.stat1, o.p913.stat2, o.r_pearson, o.r_spearman, o.variance,
+          ]),
+        },
+        {
+          name: 'p910-stimuli',
+          title: 'P.910 Annex E: quality per stimulus',
+          columns: ['stimulus', 'quality', 'quality_se', 'ci95_low', 'ci95_high'],
+          rows: report.p910.stimuli.map((s) => [s.stimulus, s.quality, s.qualitySe, ...ci(s.ci95)]),
+        },
+        {
+          name: 'p910-observers',
+          title: 'P.910 Annex E: observer bias and inconsistency',
+          columns: ['observer', 'n', 'bias', 'bias_se', 'bias_ci95_low', 'bias_ci95_high', 'inconsistency', 'inconsistency_se', 'inconsistency_ci95_low', 'inconsistency_ci95_high'],
+          rows: report.p910.observers.map((o) => [o.observer, o.n, o.bias, o.biasSe, ...ci(o.biasCi95), o.inconsistency, o.inconsistencySe, ...ci(o.inconsistencyCi95)]),
+        },
+      );
+      return tables;
+    }
+    case 'paired':
+      return [
+        {
+          name: 'scale',
+          title: 'Scale: Thurstone (JOD) and Bradley–Terry',
+          columns: ['stimulus', 'jod', 'ci95_low', 'ci95_high', 'bt', 'bt_ci95_low', 'bt_ci95_high', 'wins', 'comparisons'],
+          rows: report.scale.map((s) => [s.stimulus, s.jod, ...ci(s.ci95), s.bt, ...ci(s.bt_ci95), s.wins, s.comparisons]),
+        },
+        {
+          name: 'pairs',
+          title: 'Preference counts per pair',
+          columns: ['a', 'b', 'a_wins', 'b_wins', 'n', 'a_share'],
+          rows: report.pairs.map((p) => [p.a, p.b, p.aWins, p.bWins, p.n, p.aShare]),
+        },
+        {
+          name: 'counts',
+          title: 'Preference matrix (row preferred to column)',
+          columns: ['preferred', ...report.counts.stimuli],
+          rows: report.counts.wins.map((row, i) => [report.counts.stimuli[i], ...row]),
+        },
+        {
+          name: 'observers',
+          title: 'Observers: leave-one-out outlier scores (pwcmp)',
+          columns: ['observer', 'trials', 'pairs', 'loglik10_per_pair', 'dist_l', 'outlier'],
+          rows: report.observers.map((o) => [o.observer, o.trials, o.pairs, o.logLik10PerPair, o.distL, o.outlier]),
+        },
+      ];
+    case 'mlds':
+    case 'triplet':
+      return [
+        {
+          name: 'scale',
+          title: 'MLDS difference scale',
+          columns: ['level', 'value', 'normalized', 'se', 'bootstrap_sd', 'ci95_low', 'ci95_high', 'ci95_percentile_low', 'ci95_percentile_high'],
+          rows: report.scale.map((s) => [s.level, s.value, s.normalized, s.se, s.bootstrapSd, ...ci(s.ci95), ...ci(s.ci95Percentile)]),
+        },
+      ];
+    case 'bubble': {
+      const tables: ReportTable[] = [
+        {
+          name: 'media',
+          title: 'Dwell per stimulus and media',
+          columns: [
+            'stimulus', 'media', 'width', 'height', 'screenings', 'observers', 'sigma_px', 'cell_px', 'total_dwell_ms', 'mean_dwell_ms',
+            'off_image_dwell_ms', 'mean_samples', 'coverage', 'peak_x', 'peak_y',
+          ],
+          rows: report.media.map((m) => [
+            m.stimulus, m.media, m.width, m.height, m.screenings, m.observers, m.sigmaPx, m.cellPx, m.totalDwellMs, m.meanDwellMs,
+            m.offImageDwellMs, m.meanSamples, m.coverage, m.peak?.x ?? null, m.peak?.y ?? null,
+          ]),
+        },
+        {
+          name: 'heatmaps',
+          title: 'Heatmaps as drawn (blocks, dwell scaled to the peak cell)',
+          columns: ['stimulus', 'media', 'block_column', 'block_row', 'block_px', 'value'],
+          rows: report.media.flatMap((m) =>
+            m.heatmap.values.map((value, k) => [m.stimulus, m.media, k % m.heatmap.columns, Math.floor(k / m.heatmap.columns), m.heatmap.blockPx, value]),
+          ),
+        },
+      ];
+      if (report.emotion) {
+        tables.push({
+          name: 'emotion',
+          title: 'Emotion recognition per stimulus',
+          columns: ['stimulus', 'answered', 'correct', 'accuracy'],
+          rows: report.emotion.perStimulus.map((e) => [e.stimulus, e.answered, e.correct, e.accuracy]),
+        });
+      }
+      return tables;
+    }
+    case 'piiface':
+      return [
+        {
+          name: 'confusion',
+          title: 'Confusion matrix (expected × answered)',
+          columns: ['expected', ...report.emotions],
+          rows: report.confusion.map((row, e) => [report.emotions[e], ...row]),
+        },
+        {
+          name: 'emotions',
+          title: 'Accuracy per expected emotion',
+          columns: ['emotion', 'answered', 'correct', 'accuracy'],
+          rows: report.perEmotion.map((r) => [r.emotion, r.answered, r.correct, r.accuracy]),
+        },
+        {
+          name: 'confidence',
+          title: 'Accuracy per confidence level',
+          columns: ['confidence', 'answers', 'answered', 'correct', 'accuracy'],
+          rows: report.perConfidence.map((r) => [r.confidence, r.answers, r.answered, r.correct, r.accuracy]),
+        },
+        {
+          name: 'stimuli',
+          title: 'Accuracy per stimulus',
+          columns: ['stimulus', 'expected', 'answers', 'answered', 'correct', 'accuracy'],
+          rows: report.perStimulus.map((r) => [r.stimulus, r.expected, r.answers, r.answered, r.correct, r.accuracy]),
+        },
+      ];
+  }
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CsvError } from './csv.js';
+import { familyOfProtocol, readVotesCsv } from './votes-csv.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'glimpse-votes-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function read(path: string, protocol: string) {
+  const csv = await readVotesCsv(path, protocol);
+  const votes: unknown[] = [];
+  for await (const v of csv) votes.push(v);
+  return { csv, votes };
+}
+
+describe('votes CSV', () => {
+  it('maps protocols to families', () => {
+    expect(familyOfProtocol('absolute_category_rating')).toBe('rating');
+    expect(familyOfProtocol('acceptability_annoyance')).toBe('rating');
+    expect(familyOfProtocol('mlds_pair')).toBe('paired');
+    expect(familyOfProtocol('maximum_likelihood_difference_scaling')).toBe('mlds');
+    expect(familyOfProtocol('triplet')).toBe('triplet');
+    expect(familyOfProtocol('toString')).toBeNull();
+  });
+
+  it('reads ratings with optional columns, ignores extra ones and skips missing answers', async () => {
+    const path = file('r.csv', 'extra,observer,stimulus,score,content,reference,flagged\r\nx,o1,"a,1",5,c,1,\r\nx,o1,b,,c,0,\r\nx,o2,b,3,c,0,true\r\n');
+    const { csv, votes } = await read(path, 'absolute_category_rating');
+    expect(votes).toEqual([
+      { observer: 'o1', stimulus: 'a,1', score: 5, condition: null, content: 'c', isReference: true, flagged: false },
+      { observer: 'o2', stimulus: 'b', score: 3, condition: null, content: 'c', isReference: false, flagged: true },
+    ]);
+    expect(csv).toMatchObject({ rows: 3, skipped: 1 });
+  });
+
+  it('reads paired, quadruple, triad, piiface and bubble rows', async () => {
+    expect((await read(file('p.csv', 'observer,a,b,winner\no,x,y,y\n'), 'pair_comparison')).votes).toEqual([{ observer: 'o', a: 'x', b: 'y', winner: 'y', flagged: false }]);
+    expect((await read(file('q.csv', 'observer,s1,s2,s3,s4,response\no,1,2,3,4.5,1\n'), 'maximum_likelihood_difference_scaling')).votes).toEqual([
+      { observer: 'o', s1: 1, s2: 2, s3: 3, s4: 4.5, response: 1, flagged: false },
+    ]);
+    expect((await read(file('t.csv', 'observer,s1,s2,s3,response\no,1,2,3,0\n'), 'triplet')).votes).toEqual([{ observer: 'o', s1: 1, s2: 2, s3: 3, response: 0, flagged: false }]);
+    expect((await read(file('f.csv', 'observer,stimulus,expected_emotion,answer\no,f,,42\n'), 'piiface')).votes).toEqual([
+      { observer: 'o', stimulus: 'f', expectedEmotion: null, answer: 42, flagged: false },
+    ]);
+    const bubble = await read(file('b.csv', 'observer,stimulus,media,width,height,radius,samples\no,s,a,10,10,2,"[[1,2,0],{""x"":3,""y"":4,""t"":16}]"\n'), 'bubble');
+    expect(bubble.votes[0]).toMatchObject({ media: 'A', samples: [{ x: 1, y: 2, t: 0 }, { x: 3, y: 4, t: 16 }] });
+  });
+
+  it('stops with the row number on malformed values, and names missing columns', async () => {
+    await expect(read(file('e1.csv', 'observer,a,b,winner\no,x,y,z\n'), 'pair_comparison')).rejects.toThrow(new CsvError('row 2: winner "z" is neither a ("x") nor b ("y")'));
+    await expect(read(file('e2.csv', 'observer,s1,s2,s3,response\no,1,2,3,2\n'), 'triplet')).rejects.toThrow(/row 2: response "2" is not 0 or 1/);
+    await expect(read(file('e3.csv', 'observer,stimulus,score\no,s,good\n'), 'absolute_category_rating')).rejects.toThrow(/score "good" is not a number/);
+    await expect(readVotesCsv(file('e4.csv', 'observer,stimulus\n'), 'absolute_category_rating')).rejects.toThrow(/missing column score/);
+    await expect(readVotesCsv(file('e5.csv', 'observer\n'), 'nope')).rejects.toThrow(/unknown protocol "nope"/);
+  });
+});

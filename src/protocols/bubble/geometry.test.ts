@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { AREA_FACTOR, bubbleLayout, HINT_BAND_PX, mediaCentre, toStimulus } from './geometry.js';
+
+const fullWindow = { x: 0, y: 0, width: 1280, height: 720 };
+
+describe('bubble geometry', () => {
+  it('centres a 1.25x media area on the canvas and the media in the area, at scale 1 when it fits', () => {
+    const layout = bubbleLayout(fullWindow, { width: 320, height: 180 });
+    expect(layout.scale).toBe(1);
+    expect(layout.area).toEqual({ x: 440, y: 247, width: 400, height: 225 });
+    expect(layout.media).toEqual({ x: 480, y: 270, width: 320, height: 180 });
+    // The media's centre is the canvas's centre (where the centering mark is).
+    expect(mediaCentre(layout)).toEqual({ x: 640, y: 360 });
+    expect(layout.area.width / 320).toBe(AREA_FACTOR);
+  });
+
+  it('maps client px to stimulus px: the media top-left is (0, 0), its bottom-right (width, height)', () => {
+    const layout = bubbleLayout(fullWindow, { width: 320, height: 180 });
+    expect(toStimulus(480, 270, layout, { width: 320, height: 180 })).toEqual({ x: 0, y: 0 });
+    expect(toStimulus(800, 450, layout, { width: 320, height: 180 })).toEqual({ x: 320, y: 180 });
+    expect(toStimulus(500.5, 300.25, layout, { width: 320, height: 180 })).toEqual({ x: 20.5, y: 30.25 });
+    // Outside the media the position is kept (negative or beyond the size).
+    expect(toStimulus(470, 260, layout, { width: 320, height: 180 })).toEqual({ x: -10, y: -10 });
+  });
+
+  it('a canvas below the question band: client px are offset by the band, the media stays inside the canvas', () => {
+    const canvas = { x: 0, y: 80, width: 1280, height: 640 };
+    const layout = bubbleLayout(canvas, { width: 960, height: 540 });
+    expect(layout.scale).toBeCloseTo(640 / (1.25 * 540), 10);
+    expect(layout.area.y).toBeGreaterThanOrEqual(0);
+    expect(layout.area.y + layout.area.height).toBeLessThanOrEqual(640);
+    expect(toStimulus(layout.media.x, 80 + layout.media.y, layout, { width: 960, height: 540 })).toEqual({ x: 0, y: 0 });
+  });
+
+  it('keeps the hint band free: the area starts below it and shrinks to fit the rest', () => {
+    const canvas = { x: 0, y: 80, width: 1366, height: 688 };
+    const layout = bubbleLayout(canvas, { width: 960, height: 540 }, { width: 960, height: 540 }, HINT_BAND_PX);
+    expect(layout.scale).toBeCloseTo((688 - HINT_BAND_PX) / (1.25 * 540), 10);
+    expect(layout.area.y).toBeGreaterThanOrEqual(HINT_BAND_PX);
+    expect(layout.area.y + layout.area.height).toBeLessThanOrEqual(688);
+    expect(mediaCentre(layout).y).toBeCloseTo(80 + HINT_BAND_PX + (688 - HINT_BAND_PX) / 2, 0);
+  });
+
+  it('scales everything down when the canvas is too small, and stimulus px stay those of the stimulus', () => {
+    const layout = bubbleLayout({ x: 0, y: 0, width: 1000, height: 800 }, { width: 1600, height: 900 });
+    expect(layout.scale).toBeCloseTo(0.5, 10);
+    expect(layout.area).toEqual({ x: 0, y: 118, width: 1000, height: 563 });
+    expect(layout.media).toEqual({ x: 100, y: 175, width: 800, height: 450 });
+    expect(toStimulus(900, 625, layout, { width: 1600, height: 900 })).toEqual({ x: 1600, y: 900 });
+  });
+
+  it('w/h drawn sizes map back onto the stimulus declared size', () => {
+    // The study says 960x540; the query draws it at 480x270.
+    const layout = bubbleLayout(fullWindow, { width: 480, height: 270 });
+    expect(toStimulus(layout.media.x + 240, layout.media.y + 135, layout, { width: 960, height: 540 })).toEqual({ x: 480, y: 270 });
+  });
+
+  it('a smaller media of a pair is centred in the area made for the larger one', () => {
+    const layout = bubbleLayout(fullWindow, { width: 400, height: 200 }, { width: 200, height: 100 });
+    expect(layout.area).toEqual({ x: 390, y: 235, width: 500, height: 250 });
+    expect(layout.media).toEqual({ x: 540, y: 310, width: 200, height: 100 });
+  });
+});

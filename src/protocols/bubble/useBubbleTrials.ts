@@ -1,0 +1,200 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
+import { answerPipelineOf } from '../../web/flow/answers.js';
+import type { GlimpseStore } from '../../web/flow/store.js';
+import { isStageMediaError } from '../../web/stage/errors.js';
+import type { PresentationRecord, StageController } from '../../web/stage/types.js';
+import type { BubbleQuery } from './bubbleQuery.js';
+import { mediaCentre, toStimulus } from './geometry.js';
+import { imageDisplayMs, itemOf, layoutOf, playPlan, playSteps, type MediaKind, type PlayPlan } from './presentation.js';
+import type { SampleStore } from './sampleStore.js';
+import { firstTrial, trialTransition, type TrialEvent, type TrialOptions, type TrialState } from './trialMachine.js';
+
+/**
+ * Runs the bubble stimuli of one Test phase (training or test) through the trial machine (trialMachine.ts) and
+ * performs its effects: one stage play per presentation (A waiting for the click, A [pause B]) while the pointer
+ * samples are recorded, the mouse log and its timing handed to the answer pipeline after the play, then the rating
+ * with the timing of every play of the stimulus. Training sends nothing (the pipeline's rule).
+ */
+
+/** Client px -> stimulus px of the media being recorded (set by the runner, used by the pointer listener). */
+export type StimulusMapping = { current: (clientX: number, clientY: number) => { x: number; y: number } };
+
+export interface BubbleTrialsInput {
+  store: GlimpseStore;
+  stage: StageController | null;
+  samples: SampleStore;
+  mapping: StimulusMapping;
+  query: BubbleQuery;
+  freeTask: boolean;
+  stimuli: BubblePlaylistStimulus[];
+  training: boolean;
+  onDone(): void;
+}
+
+export interface BubbleTrials {
+  trial: TrialState;
+  stimulus: BubblePlaylistStimulus | undefined;
+  plan: PlayPlan | null;
+  /** The stimulus is on screen and a click starts it. */
+  awaitingClick: boolean;
+  /** The pause between A and B (or after the media in free task): the mark is shown at the centre. */
+  pausing: boolean;
+  /** A rating is being posted. */
+  busy: boolean;
+  mediaError: MediaKind | null;
+  /** Where the centering mark goes: the centre of media A (client px), null without a stage. */
+  centre: { x: number; y: number } | null;
+  send(event: TrialEvent): void;
+  answer(value: number): void;
+}
+
+export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
+  const { store, stage, samples, mapping, query, freeTask, stimuli, training, onDone } = input;
+  const start = training ? 0 : store.getState().flow.resumeAt;
+  const options: TrialOptions = useMemo(
+    () => ({ count: stimuli.length, repetitions: query.repetitions, repetitionPossible: query.repetitionPossible, freeTask, start }),
+    [stimuli.length, query.repetitions, query.repetitionPossible, freeTask, start],
+  );
+  const [trial, setTrial] = useState<TrialState>(() => firstTrial(options));
+  const [awaitingClick, setAwaitingClick] = useState(false);
+  const [pausing, setPausing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [mediaError, setMediaError] = useState<MediaKind | null>(null);
+  /** The records of every play of the current stimulus (the first, then each repetition or replay). */
+  const plays = useRef<PresentationRecord[][]>([]);
+  /** The play in progress: one per (stimulus, replay), running from 'ready' to its end whatever the step. */
+  const running = useRef<{ id: string; abort: AbortController } | null>(null);
+  const stimulus = stimuli[trial.index];
+  const send = useCallback((event: TrialEvent) => setTrial((s) => trialTransition(s, event, options)), [options]);
+
+  const plan = useMemo(() => {
+    if (!stimulus) return null;
+    const kindOf = (source: string): MediaKind => store.getState().media?.get(source)?.kind ?? 'image';
+    return playPlan(stimulus, query, kindOf);
+  }, [stimulus, query, store]);
+
+  const step = trial.step.kind;
+  const playId = `${trial.index}:${trial.replays}`;
+  const centre = useMemo(() => (stage && plan ? mediaCentre(layoutOf(plan, plan.media[0]!, stage.clientRect())) : null), [stage, plan]);
+
+  useEffect(() => {
+    store.getState().setTrial(stimulus ? { training, index: trial.index, total: stimuli.length } : null);
+  }, [store, stimulus, training, trial.index, stimuli.length]);
+
+  useEffect(() => {
+    if (step === 'done') onDone();
+  }, [step, onDone]);
+
+  // Between plays nothing is recorded and the previous stimulus's plays are forgotten when it changes.
+  useEffect(() => {
+    if (step !== 'centering') return;
+    samples.getState().stopRecording();
+    setMediaError(null);
+    if (trial.replays === 0) plays.current = [];
+  }, [step, trial.replays, samples]);
+
+  // Ready: one play of the stimulus starts with media A blurred, the window at the pointer; the first primary press
+  // starts it (SPEC §4) and restarts the recording (t counts from the click); B's samples count from B's first frame.
+  useEffect(() => {
+    if (step !== 'ready' || !stage || !plan || running.current?.id === playId) return;
+    const abort = new AbortController();
+    running.current = { id: playId, abort };
+    const canvas = stage.clientRect();
+    const placed = plan.media.map((m) => layoutOf(plan, m, canvas));
+    const items = plan.media.map((m, i) => itemOf(m, placed[i]!, query));
+    const steps = playSteps(plan, items, { displayMs: imageDisplayMs(query, store.getState().job?.displayMs), pauseMs: query.pauseMs, freeTask });
+    const onPress = (event: PointerEvent) => {
+      if (!event.isPrimary || event.button !== 0) return;
+      window.removeEventListener('pointerdown', onPress);
+      const s = samples.getState();
+      s.reset();
+      mapping.current = (x, y) => toStimulus(x, y, placed[0]!, plan.media[0]!.media);
+      s.startRecording('mediaA', event.timeStamp);
+      stage.click(event.timeStamp);
+      setAwaitingClick(false);
+      send({ type: 'CLICKED' });
+    };
+    const onOnset = (_index: number, label: string, timestampMs: number) => {
+      const s = samples.getState();
+      if (label === 'ready') {
+        setAwaitingClick(true);
+        window.addEventListener('pointerdown', onPress);
+      } else if (label === 'pause') {
+        s.stopRecording();
+        setPausing(true);
+      } else if (label === 'B') {
+        mapping.current = (x, y) => toStimulus(x, y, placed[1]!, plan.media[1]!.media);
+        s.startRecording('mediaB', timestampMs);
+        setPausing(false);
+      }
+    };
+    void (async () => {
+      let records: PresentationRecord[] = [];
+      let failure: string | null = null;
+      try {
+        records = await stage.play(steps, { signal: abort.signal, onOnset });
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        console.log('the stimulus could not be played', error);
+        if (isStageMediaError(error)) {
+          records = error.records;
+          setMediaError(error.mediaKind === 'video' ? 'video' : 'image');
+        }
+        failure = error instanceof Error ? error.message : String(error);
+        // A media that cannot be shown never gets its click: go on without it.
+        window.removeEventListener('pointerdown', onPress);
+        setAwaitingClick(false);
+        send({ type: 'CLICKED' });
+      }
+      if (abort.signal.aborted) return;
+      // The factor the layout shrank the media by, with each media step's timing (issue: media must fit the window).
+      for (const record of records) if (record.media.length > 0) record.scale = placed[0]!.scale;
+      plays.current.push(records);
+      samples.getState().stopRecording();
+      setPausing(false);
+      if (stimulus) {
+        void answerPipelineOf(store).screening({
+          stimulusId: stimulus.stimuli_id,
+          screeningNo: trial.replays,
+          mouseLogs: samples.getState().samples(),
+          plays: [records],
+          refreshMs: stage.refreshMs,
+          extras: { oit: query.orderInTask },
+          mediaError: failure,
+        });
+      }
+      send({ type: 'PLAYED' });
+    })();
+    return () => window.removeEventListener('pointerdown', onPress);
+    // One play per (stimulus, replay): the other values are read when the play starts or ends.
+  }, [step, playId, stage, plan]);
+
+  // The play in progress stops when the page leaves the Test phase.
+  useEffect(() => () => running.current?.abort.abort(), []);
+
+  const answer = useCallback(
+    (value: number) => {
+      if (step !== 'rating' || busy || !stimulus) return;
+      setBusy(true);
+      void answerPipelineOf(store)
+        .rating({
+          stimulusId: stimulus.stimuli_id,
+          value,
+          nbReplay: trial.replays,
+          plays: plays.current,
+          refreshMs: stage?.refreshMs,
+          extras: { oit: query.orderInTask },
+          mediaError: mediaError ? `${mediaError} could not be shown` : null,
+        })
+        .then((outcome) => {
+          setBusy(false);
+          // SPEC §8: a failed post is only logged; the participant stays on this answer.
+          if (outcome === 'stored' || outcome === 'training') send({ type: 'RATED' });
+        });
+    },
+    [store, step, busy, stimulus, trial.replays, stage, query.orderInTask, mediaError, send],
+  );
+
+  return { trial, stimulus, plan, awaitingClick, pausing, busy, mediaError, centre, send, answer };
+}

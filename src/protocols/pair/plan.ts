@@ -1,0 +1,102 @@
+import type { JobResponse } from '../../contract/job.js';
+import type { PlaylistStimulus } from '../../contract/playlist.js';
+import { layoutOneAfterAnother, layoutQuadruplet, layoutSideBySide, type MediaBox } from '../../web/stage/layouts.js';
+import type { PresentationStep, StageItem } from '../../web/stage/types.js';
+import type { ChoiceLabels } from '../common/choice/ChoiceResponse.js';
+import type { PlanContext } from '../types.js';
+
+/** Pair comparison (SPEC §4 "Pair test, per stimulus", §9 timings). Pure functions only. */
+
+/** SPEC §9: image display default 1000 ms; 1000 ms blank between A and B in one-by-one mode. */
+export const DEFAULT_DISPLAY_MS = 1000;
+export const GAP_MS = 1000;
+/** SPEC §9: on replay the image is shown 1000 ms (ending the one-by-one sequence at 3000 ms), whatever the job says. */
+export const REPLAY_DISPLAY_MS = 1000;
+
+export const PAIR_CATEGORIES = [1, 2, 3, 4] as const;
+
+export interface PairParams {
+  /** categoryTest: 1 images side by side, 2 images one after another, 3 videos side by side, 4 videos one after another. */
+  category: number;
+  displayMs: number;
+}
+
+export function pairParams(job: JobResponse): PairParams {
+  return { category: job.category_id, displayMs: job.displayMs ?? DEFAULT_DISPLAY_MS };
+}
+
+/** Four videos (sourceC and sourceD present) on a side-by-side video page: top pair (A, B) against bottom pair (C, D). */
+export function isStacked(stimulus: PlaylistStimulus, params: PairParams): boolean {
+  return params.category === 3 && !!stimulus.sourceC && !!stimulus.sourceD;
+}
+
+/**
+ * The two options in the order they are shown (first/left/top, then last/right/bottom). `reversed` swaps them;
+ * the stored value stays positional (SPEC §5: first/left = 0) and the timing records name the media shown.
+ */
+export function shownOptions(stimulus: PlaylistStimulus, params: PairParams): [string[], string[]] {
+  const a = [stimulus.sourceA ?? ''];
+  const b = [stimulus.sourceB ?? ''];
+  const options: [string[], string[]] = isStacked(stimulus, params)
+    ? [[stimulus.sourceA!, stimulus.sourceB!], [stimulus.sourceC!, stimulus.sourceD!]]
+    : [a, b];
+  return stimulus.reversed ? [options[1], options[0]] : options;
+}
+
+export function pairMedia(stimulus: PlaylistStimulus, params: PairParams): string[] {
+  const [first, second] = shownOptions(stimulus, params);
+  return [...first, ...second].filter((m) => m !== '');
+}
+
+export function planPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams>): PresentationStep[] {
+  const { params } = ctx;
+  const box = (media: string): MediaBox => ({ media, size: ctx.mediaSize(media) });
+  const [first, second] = shownOptions(stimulus, params);
+  const displayMs = ctx.replay ? REPLAY_DISPLAY_MS : params.displayMs;
+  const image = { kind: 'duration', ms: displayMs } as const;
+  const video = { kind: 'video-end' } as const;
+  const gap: PresentationStep = { label: 'gap', items: [], end: { kind: 'duration', ms: GAP_MS } };
+  const oneAfterAnother = (end: PresentationStep['end']): PresentationStep[] => {
+    const [a, b] = layoutOneAfterAnother(ctx.canvas, [box(first[0]!), box(second[0]!)]);
+    return [step('A', [a], end), gap, step('B', [b], end)];
+  };
+  switch (params.category) {
+    case 1:
+      return [step('AB', layoutSideBySide(ctx.canvas, [box(first[0]!), box(second[0]!)]), image)];
+    case 2:
+      return oneAfterAnother(image);
+    case 3:
+      if (isStacked(stimulus, params)) {
+        const quad = [...first, ...second].map(box) as [MediaBox, MediaBox, MediaBox, MediaBox];
+        return [step('ABCD', layoutQuadruplet(ctx.canvas, quad), video)];
+      }
+      return [step('AB', layoutSideBySide(ctx.canvas, [box(first[0]!), box(second[0]!)]), video)];
+    case 4:
+      return oneAfterAnother(video);
+    default:
+      throw new RangeError(`pair comparison cannot show categoryTest ${params.category}`);
+  }
+}
+
+function step(label: string, items: StageItem[], end: PresentationStep['end']): PresentationStep {
+  return { label, items, end };
+}
+
+/** SPEC §3 client state: the answer is optionimageA (first/left/top), optionimageB, or none. */
+export type PairAnswer = 'optionimageA' | 'optionimageB';
+
+/** SPEC §5: 'Left Video' or the first option gives 0, anything else gives 1. */
+export function pairValue(answer: PairAnswer): number {
+  return answer === 'optionimageA' ? 0 : 1;
+}
+
+/** Button labels of the vote dialog (SPEC §2 "Rating dialogs"). */
+export function pairLabels(stimulus: PlaylistStimulus, params: PairParams): ChoiceLabels {
+  if (params.category === 3) {
+    return isStacked(stimulus, params)
+      ? { first: 'topPairOfVideos', last: 'bottomPairOfVideos', replay: 'replayVideos' }
+      : { first: 'leftVideos', last: 'rightVideos', replay: 'replayVideos' };
+  }
+  if (params.category === 4) return { first: 'firstVideo', last: 'lastVideo', replay: 'replayVideos' };
+  return { first: 'firstImage', last: 'lastImage', replay: 'replayImages' };
+}

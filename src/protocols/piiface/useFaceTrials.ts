@@ -1,0 +1,153 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { PiifacePlaylistStimulus } from '../../contract/playlist.js';
+import { answerPipelineOf } from '../../web/flow/answers.js';
+import type { GlimpseStore } from '../../web/flow/store.js';
+import type { PresentationRecord, Rect, StageController } from '../../web/stage/types.js';
+import { isComplete, piifaceValue, type PiifaceAnswer } from './answers.js';
+import { faceTransition, firstFaceTrial, type FaceEvent, type FaceStatus } from './faceTrials.js';
+import { faceRect } from './layout.js';
+
+/**
+ * Runs the piiface images on the stage through the trial machine (faceTrials.ts): each face is one 'hold' step that
+ * stays up until the participant moves on (the page's release() ends it, so its timing record says how long it was
+ * on screen), then the answer goes to the answer pipeline with that record. The next face is prepared while the
+ * current one is shown.
+ */
+
+export interface FaceTrials {
+  index: number;
+  status: FaceStatus;
+  stimulus: PiifacePlaylistStimulus | undefined;
+  /** Where the face is drawn (CSS px from the stage's top-left), null until it is. */
+  rect: Rect | null;
+  imageFailed: boolean;
+  next(answer: PiifaceAnswer): void;
+}
+
+interface Input {
+  store: GlimpseStore;
+  stimuli: PiifacePlaylistStimulus[];
+  training: boolean;
+  stage: StageController | null;
+  onDone(): void;
+}
+
+/** Re-layout after the window settles on a new size (the stage follows its container; the face rect must too). */
+function useResizeCount(): number {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onResize = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setCount((c) => c + 1), 250);
+    };
+    window.addEventListener('resize', onResize);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('resize', onResize);
+    };
+  }, []);
+  return count;
+}
+
+export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input): FaceTrials {
+  const start = training ? 0 : store.getState().flow.resumeAt;
+  const options = useMemo(() => ({ count: stimuli.length, training, start }), [stimuli.length, training, start]);
+  const [trial, setTrial] = useState(() => firstFaceTrial(options));
+  const send = useCallback((event: FaceEvent) => setTrial((s) => faceTransition(s, event, options)), [options]);
+  const [rect, setRect] = useState<Rect | null>(null);
+  const [imageFailed, setImageFailed] = useState(false);
+  /** The presentation on screen: its play (resolving with its records once released) and the records of earlier ones. */
+  const presentation = useRef<{ play: Promise<PresentationRecord[]> | null; plays: PresentationRecord[][] }>({ play: null, plays: [] });
+  const resizes = useResizeCount();
+  const stimulus = stimuli[trial.index];
+  const { index, status, plays: playCount } = trial;
+
+  useEffect(() => {
+    store.getState().setTrial(stimulus ? { training, index, total: stimuli.length } : null);
+  }, [store, stimulus, training, index, stimuli.length]);
+
+  useEffect(() => {
+    if (status === 'done') onDone();
+  }, [status, onDone]);
+
+  // A new image, or the same one again after a failed save: prepare it and hold it on screen. Keyed by the
+  // presentation (index, plays), not by the status: answering must not abort the face's play.
+  const preparing = status === 'preparing';
+  useEffect(() => {
+    if (!stage || !stimulus || !preparing) return;
+    if (playCount === 0) presentation.current = { play: null, plays: [] };
+    const abort = new AbortController();
+    void (async () => {
+      try {
+        await stage.prepare([stimulus.source]);
+        if (abort.signal.aborted) return;
+        const shown = faceRect(stage.size(), stage.mediaSize(stimulus.source));
+        // The face is answerable from the frame that first draws it.
+        const drawn = new Promise<void>((onset) => {
+          presentation.current.play = stage.play([{ label: 'face', items: [{ media: stimulus.source, rect: shown }], end: { kind: 'hold' } }], {
+            signal: abort.signal,
+            onOnset: () => onset(),
+          });
+        });
+        const next = stimuli[index + 1];
+        if (next) void stage.prepare([next.source]).catch(() => undefined);
+        await Promise.race([drawn, presentation.current.play]);
+        if (abort.signal.aborted) return;
+        setRect(shown);
+        setImageFailed(false);
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        // The participant can still go on; the answer's logs say the face was not shown (media:missing).
+        console.log('the face could not be shown', error);
+        presentation.current.play = null;
+        setRect(null);
+        setImageFailed(true);
+      }
+      send({ type: 'SHOWN' });
+    })();
+    return () => abort.abort();
+    // One run per presentation (see above).
+  }, [stage, stimulus, index, playCount]);
+
+  // A resize while the face is up: lay it out again (a new presentation of the same face).
+  useEffect(() => {
+    if (resizes === 0 || !stage || !stimulus || status !== 'showing' || !presentation.current.play) return;
+    stage.clear();
+    void presentation.current.play.then((records) => {
+      presentation.current.plays.push(records);
+      const shown = faceRect(stage.size(), stage.mediaSize(stimulus.source));
+      presentation.current.play = stage.play([{ label: 'face', items: [{ media: stimulus.source, rect: shown }], end: { kind: 'hold' } }]);
+      setRect(shown);
+    });
+  }, [resizes]);
+
+  const next = useCallback(
+    (answer: PiifaceAnswer) => {
+      if (!stimulus || status !== 'showing') return;
+      if (!training && !isComplete(answer)) return;
+      const current = presentation.current;
+      stage?.release();
+      setRect(null);
+      send({ type: 'ANSWERED' });
+      void (async () => {
+        if (current.play) current.plays.push(await current.play.catch(() => []));
+        current.play = null;
+        if (training) return;
+        const outcome = await answerPipelineOf(store).rating({
+          stimulusId: stimulus.stimuli_id,
+          value: piifaceValue(answer.emotion!, answer.confidence!),
+          nbReplay: 0,
+          plays: current.plays,
+          refreshMs: stage?.refreshMs,
+          mediaError: imageFailed ? 'the face could not be shown' : null,
+        });
+        // SPEC §7: a failed post is only logged; the face is shown again and the answer can be sent again.
+        send({ type: outcome === 'stored' || outcome === 'training' ? 'STORED' : 'FAILED' });
+      })();
+    },
+    [store, stimulus, status, training, stage, imageFailed, send],
+  );
+
+  return { index, status, stimulus, rect, imageFailed, next };
+}

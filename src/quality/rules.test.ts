@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
+import type { StimulusCheck } from '../contract/quality.js';
+import { evaluateSession, trialMs, verdictReasons, visualTestsOutcome, type RuleName, type ScreenedAnswer, type SessionEvidence } from './rules.js';
+import { qualitySummary } from './summary.js';
+
+const size = { width: 1280, height: 720 };
+function step(overrides: Partial<PresentationRecordBody> = {}): PresentationRecordBody {
+  return { label: 'stimulus', media: ['a.png'], requestedFrames: 60, shownFrames: 60, onsetMs: 1000, offsetMs: 2000, droppedFrames: 0, refreshMs: 16.667, endedBy: 'duration', ...overrides };
+}
+function envelope(overrides: Partial<TimingEnvelope> = {}, steps: PresentationRecordBody[] = [step()]): TimingEnvelope {
+  return {
+    v: 2,
+    plays: [steps],
+    refreshMs: 16.667,
+    timeOrigin: 1_700_000_000_000,
+    answeredMs: 3500,
+    window: { inner: size, outer: size, screen: size, available: size, document: size, zoom: 1, isfullScreen: true },
+    ...overrides,
+  };
+}
+
+let nextId = 1;
+/** A rated answer of a rating scale: `stimulus` scored `score`, shown well, answered 2.5 s after its onset. */
+function rated(stimulus: string, score: number, extra: Partial<ScreenedAnswer> = {}): ScreenedAnswer {
+  return { stimulusId: nextId++, value: 5 - score, rating: { stimulus, score }, check: null, checkPassed: null, timing: envelope(), ...extra };
+}
+function checked(kind: StimulusCheck['kind'], passed: boolean, score = 4): ScreenedAnswer {
+  return rated(`check-${kind}`, score, { check: { kind, answer: 4, tolerance: kind === 'gold' ? 1 : undefined }, checkPassed: passed });
+}
+/** Varied careful ratings of five stimuli. */
+const careful = () => [rated('s1', 1), rated('s2', 2), rated('s3', 3), rated('s4', 4), rated('s5', 5)];
+function evidence(answers: ScreenedAnswer[], extra: Partial<SessionEvidence> = {}): SessionEvidence {
+  return { answers, fullscreenRequired: false, visualTestsRequired: false, visualTestsPassed: null, mos: null, ...extra };
+}
+const status = (e: SessionEvidence, rule: RuleName, rules = {}) => evaluateSession(e, rules).outcomes.find((o) => o.rule === rule)!;
+
+describe('session acceptance rules', () => {
+  it('accepts a careful session: every rule passed or not applicable', () => {
+    const verdict = evaluateSession(evidence([...careful(), checked('gold', true), checked('trap', true)]));
+    expect(verdict.accepted).toBe(true);
+    expect(verdictReasons(verdict)).toEqual([]);
+    expect(Object.fromEntries(verdict.outcomes.map((o) => [o.rule, o.status]))).toEqual({
+      gold: 'passed',
+      traps: 'passed',
+      attention: 'not applicable',
+      minVariance: 'passed',
+      minCorrelation: 'not applicable',
+      shownToEnd: 'passed',
+      maxMistimedShare: 'passed',
+      fullscreen: 'not applicable',
+      minTrialMs: 'passed',
+      visualTests: 'not applicable',
+    });
+  });
+
+  it('gold: a gold answer outside its tolerance rejects, naming the stimulus and the answer', () => {
+    const gold = checked('gold', false, 1);
+    const outcome = status(evidence([...careful(), gold]), 'gold');
+    expect(outcome.status).toBe('failed');
+    expect(outcome.detail).toBe(`1 of 1 stimulus missed: stimulus ${gold.stimulusId} (expected 4 ± 1, answered 1)`);
+    expect(status(evidence([...careful(), gold]), 'gold', { gold: false }).status).toBe('not applicable');
+  });
+
+  it('traps and attention checks: each wrong answer rejects on its own rule', () => {
+    const e = evidence([...careful(), checked('trap', false), checked('attention', false), checked('attention', true)]);
+    expect(status(e, 'traps')).toMatchObject({ status: 'failed' });
+    expect(status(e, 'attention').detail).toMatch(/^1 of 2 stimuli missed/);
+    expect(status(e, 'gold').status).toBe('not applicable');
+  });
+
+  it('minVariance: straight-lining (every rating the same) rejects; population variance against 0.15', () => {
+    const flat = evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), rated('s4', 3)]);
+    expect(status(flat, 'minVariance')).toEqual({ rule: 'minVariance', status: 'failed', detail: 'variance 0 of 4 ratings (minimum 0.15)' });
+    // 3,3,3,4: mean 3.25, population variance 0.1875 ≥ 0.15; 3,3,3,3,3,3,3,4 gives 0.109 < 0.15.
+    expect(status(evidence([rated('a', 3), rated('b', 3), rated('c', 3), rated('d', 4)]), 'minVariance').status).toBe('passed');
+    expect(status(evidence([...'abcdefg'].map((s) => rated(s, 3)).concat(rated('h', 4))), 'minVariance').detail).toBe('variance 0.109 of 8 ratings (minimum 0.15)');
+    // Check answers do not count: a straight-liner cannot pass on the gold stimulus's different score.
+    expect(status(evidence([rated('s1', 3), rated('s2', 3), checked('gold', true, 5)]), 'minVariance').status).toBe('failed');
+    expect(status(evidence([rated('s1', 3), rated('s2', 3)]), 'minVariance', { minVariance: false }).status).toBe('not applicable');
+  });
+
+  it('minVariance and minCorrelation do not apply to choices', () => {
+    const choice: ScreenedAnswer = { stimulusId: 1, value: 0, rating: null, check: null, checkPassed: null, timing: envelope() };
+    expect(status(evidence([choice, { ...choice, stimulusId: 2 }]), 'minVariance').detail).toBe('not a rating scale');
+    expect(status(evidence([choice]), 'minCorrelation').detail).toBe('not a rating scale');
+  });
+
+  it('minCorrelation: applies once enough other sessions exist, against their MOS', () => {
+    const mos = new Map([['s1', 1.2], ['s2', 2.1], ['s3', 2.9], ['s4', 4.2], ['s5', 4.8]]);
+    const agreeing = evidence(careful(), { mos: { sessions: 12, byStimulus: mos } });
+    expect(status(agreeing, 'minCorrelation').status).toBe('passed');
+    const reversed = evidence([rated('s1', 5), rated('s2', 4), rated('s3', 3), rated('s4', 2), rated('s5', 1)], { mos: { sessions: 12, byStimulus: mos } });
+    const outcome = status(reversed, 'minCorrelation');
+    expect(outcome.status).toBe('failed');
+    expect(outcome.detail).toMatch(/^Pearson r -0\.99\d with the MOS of 12 other sessions over 5 stimuli \(minimum 0\.7\)$/);
+    expect(status(evidence(careful(), { mos: { sessions: 9, byStimulus: mos } }), 'minCorrelation').detail).toBe('9 other accepted sessions, the rule needs 10');
+    expect(status(reversed, 'minCorrelation', { correlationAfterSessions: 13 }).status).toBe('not applicable');
+    expect(status(reversed, 'minCorrelation', { minCorrelation: -1 }).status).toBe('passed');
+  });
+
+  it('shownToEnd: a media error, an aborted last play or a missing timing record rejects', () => {
+    const error = rated('s6', 2, { timing: envelope({ mediaError: 'b.mp4 could not be shown' }) });
+    expect(status(evidence([...careful(), error]), 'shownToEnd').detail).toBe(`1 of 6 answers not shown to the end: stimulus ${error.stimulusId}: media error (b.mp4 could not be shown)`);
+    const aborted = rated('s6', 2, { timing: envelope({}, [step({ endedBy: 'abort', shownFrames: 20 })]) });
+    expect(status(evidence([...careful(), aborted]), 'shownToEnd').detail).toContain('presentation aborted');
+    // An aborted play followed by a whole replay is fine: only the last play counts.
+    const replayed = rated('s6', 2, { timing: { ...envelope(), plays: [[step({ endedBy: 'abort' })], [step()]] } });
+    expect(status(evidence([...careful(), replayed]), 'shownToEnd').status).toBe('passed');
+    expect(status(evidence([...careful(), rated('s6', 2, { timing: null })]), 'shownToEnd').detail).toContain('no timing record');
+  });
+
+  it('maxMistimedShare: more than 10 % of answers with short or dropped frames rejects', () => {
+    const late = (s: string) => rated(s, 2, { timing: envelope({}, [step({ shownFrames: 58, droppedFrames: 2 })]) });
+    const ten = [...careful(), ...careful(), late('x')]; // 1 of 11: 9.1 %
+    expect(status(evidence(ten), 'maxMistimedShare')).toMatchObject({ status: 'passed', detail: '1 of 11 timed answers mistimed (9.1 %, maximum 10 %)' });
+    expect(status(evidence([...ten, late('y')]), 'maxMistimedShare').status).toBe('failed');
+    // One dropped frame with the right count is within the default tolerance; two are not.
+    expect(status(evidence([rated('s', 1, { timing: envelope({}, [step({ droppedFrames: 1 })]) })]), 'maxMistimedShare').status).toBe('passed');
+    expect(status(evidence([rated('s', 1, { timing: envelope({}, [step({ droppedFrames: 2 })]) })]), 'maxMistimedShare').status).toBe('failed');
+    expect(status(evidence([late('x')]), 'maxMistimedShare', { maxMistimedShare: 1 }).status).toBe('passed');
+  });
+
+  it('fullscreen: required by the job, every answer in fullscreen', () => {
+    const windowed = rated('s6', 2, { timing: envelope({ window: { ...envelope().window, isfullScreen: false } }) });
+    expect(status(evidence([...careful(), windowed]), 'fullscreen').status).toBe('not applicable');
+    expect(status(evidence([...careful(), windowed], { fullscreenRequired: true }), 'fullscreen')).toMatchObject({ status: 'failed', detail: '1 of 6 answers given outside fullscreen' });
+    expect(status(evidence(careful(), { fullscreenRequired: true }), 'fullscreen').status).toBe('passed');
+  });
+
+  it('minTrialMs: an answer faster than 500 ms after the first onset rejects', () => {
+    expect(trialMs(envelope({ answeredMs: 1300 }))).toBe(300);
+    const fast = rated('s6', 2, { timing: envelope({ answeredMs: 1300 }) });
+    expect(status(evidence([...careful(), fast]), 'minTrialMs').detail).toBe(`1 of 6 answers faster than 500 ms: stimulus ${fast.stimulusId} in 300 ms`);
+    expect(status(evidence(careful()), 'minTrialMs').detail).toBe('fastest answer 2500 ms (minimum 500 ms)');
+    expect(status(evidence([rated('s', 1, { timing: envelope({ answeredMs: undefined }) })]), 'minTrialMs').status).toBe('not applicable');
+  });
+
+  it('visualTests: read from the logged state changes', () => {
+    const passed = [{ state: 'Eligibility', status: 'checks' }, { state: 'Eligibility', status: 'visual' }, { state: 'Instruction', status: 'welcome' }];
+    const failed = [{ state: 'Eligibility', status: 'visual' }, { state: 'FailEligibility', status: 'ok' }];
+    expect(visualTestsOutcome(passed)).toBe(true);
+    expect(visualTestsOutcome(failed)).toBe(false);
+    expect(visualTestsOutcome([{ state: 'Instruction', status: 'welcome' }])).toBe(null);
+    expect(status(evidence(careful(), { visualTestsRequired: true, visualTestsPassed: true }), 'visualTests').status).toBe('passed');
+    expect(status(evidence(careful(), { visualTestsRequired: true, visualTestsPassed: null }), 'visualTests').detail).toBe('no session log shows the visual tests passed');
+    expect(status(evidence(careful(), { visualTestsRequired: false, visualTestsPassed: null }), 'visualTests').status).toBe('not applicable');
+  });
+
+  it('a straight-liner who misses the trap is rejected with exactly those two reasons', () => {
+    const verdict = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), checked('trap', false, 3)]));
+    expect(verdict.accepted).toBe(false);
+    expect(verdict.outcomes.filter((o) => o.status === 'failed').map((o) => o.rule)).toEqual(['traps', 'minVariance']);
+  });
+});
+
+describe('quality summary of a report', () => {
+  it('counts sessions per rule and lists the failed rules of each observer', () => {
+    const good = evaluateSession(evidence(careful()));
+    const bad = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), checked('trap', false, 3)]));
+    const summary = qualitySummary(
+      [
+        { observer: '1', completed: true, verdict: good },
+        { observer: '2', completed: true, verdict: bad },
+        { observer: '3', completed: true, verdict: null },
+        { observer: '4', completed: false, verdict: null },
+      ],
+      true,
+    );
+    expect(summary.sessions).toEqual({ completed: 3, accepted: 1, rejected: 1, notJudged: 1, incomplete: 1 });
+    expect(summary.rules.find((r) => r.rule === 'minVariance')).toEqual({ rule: 'minVariance', passed: 1, failed: 1, notApplicable: 0 });
+    expect(summary.observers.map((o) => [o.observer, o.verdict, o.failed.map((f) => f.rule)])).toEqual([
+      ['1', 'accepted', []],
+      ['2', 'rejected', ['traps', 'minVariance']],
+      ['3', 'not judged', []],
+      ['4', 'incomplete', []],
+    ]);
+  });
+});

@@ -1,0 +1,263 @@
+import { flagTrial } from '../analysis/timing/timing.js';
+import { mean, pearson, sd } from '../analysis/stats.js';
+import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
+import type { QualityRules, StimulusCheck } from '../contract/quality.js';
+
+/**
+ * The session acceptance rules (README "Quality control"). Pure: the server gathers a session's evidence
+ * (server/quality/) and stores the verdict; these functions only judge it, so each rule is tested on hand-built
+ * sessions. Defaults follow the Microsoft P.910 crowd toolkit where it has the rule (variance 0.15, gold within
+ * tolerance, trap correct, correlation with the MOS); the timing rules are Glimpse's own.
+ */
+
+export type RuleName =
+  | 'gold'
+  | 'traps'
+  | 'attention'
+  | 'minVariance'
+  | 'minCorrelation'
+  | 'shownToEnd'
+  | 'maxMistimedShare'
+  | 'fullscreen'
+  | 'minTrialMs'
+  | 'visualTests';
+
+export const RULE_NAMES: readonly RuleName[] = [
+  'gold',
+  'traps',
+  'attention',
+  'minVariance',
+  'minCorrelation',
+  'shownToEnd',
+  'maxMistimedShare',
+  'fullscreen',
+  'minTrialMs',
+  'visualTests',
+];
+
+/** Every rule with its default; `false` in a study's rules turns one off. */
+export const DEFAULT_QUALITY_RULES = {
+  gold: true,
+  traps: true,
+  attention: true,
+  minVariance: 0.15,
+  minCorrelation: 0.7,
+  correlationAfterSessions: 10,
+  shownToEnd: true,
+  maxMistimedShare: 0.1,
+  maxDroppedFrames: 1,
+  fullscreen: true,
+  minTrialMs: 500,
+  visualTests: true,
+} as const satisfies Required<QualityRules>;
+
+export type EffectiveRules = { -readonly [K in keyof typeof DEFAULT_QUALITY_RULES]: Required<QualityRules>[K] };
+
+export function effectiveRules(rules: QualityRules | undefined): EffectiveRules {
+  return { ...DEFAULT_QUALITY_RULES, ...rules };
+}
+
+/** One test answer of the session, as the rules need it. */
+export interface ScreenedAnswer {
+  stimulusId: number;
+  /** The stored value (SPEC §5 mapping). */
+  value: number;
+  /** Rating protocols: the rated media (the analysis's stimulus key) and the score on the reporting scale. */
+  rating: { stimulus: string; score: number } | null;
+  check: StimulusCheck | null;
+  /** Whether the answer meets its check; null when the stimulus has none. */
+  checkPassed: boolean | null;
+  /** The answer's timing envelope; null when the post carried none. */
+  timing: TimingEnvelope | null;
+}
+
+export interface SessionEvidence {
+  answers: ScreenedAnswer[];
+  /** The job requires fullscreen (requestFullScreen = 1). */
+  fullscreenRequired: boolean;
+  /** The job runs visual tests (acuity, colour plates). */
+  visualTestsRequired: boolean;
+  /** What the session logs show of the visual tests: passed, failed, or null when no log shows them. */
+  visualTestsPassed: boolean | null;
+  /** Rating protocols: the MOS per stimulus from the job's other accepted sessions, and how many sessions. */
+  mos: { sessions: number; byStimulus: ReadonlyMap<string, number> } | null;
+}
+
+export type RuleStatus = 'passed' | 'failed' | 'not applicable';
+
+export interface RuleOutcome {
+  rule: RuleName;
+  status: RuleStatus;
+  /** What was measured, in words (shown in reports and in decision lists when failed). */
+  detail: string;
+}
+
+export interface Verdict {
+  accepted: boolean;
+  outcomes: RuleOutcome[];
+}
+
+/** The failed rules' details, for decision lists and exports. */
+export function verdictReasons(verdict: Verdict): string[] {
+  return verdict.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.rule}: ${o.detail}`);
+}
+
+const outcome = (rule: RuleName, status: RuleStatus, detail: string): RuleOutcome => ({ rule, status, detail });
+const off = (rule: RuleName) => outcome(rule, 'not applicable', 'turned off');
+const round = (x: number, digits = 3) => Number(x.toFixed(digits));
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const stimuli = (n: number) => `${n} ${n === 1 ? 'stimulus' : 'stimuli'}`;
+
+/** Judges one session. Every rule gives an outcome; the session is accepted when none failed. */
+export function evaluateSession(evidence: SessionEvidence, rules: QualityRules | undefined = {}): Verdict {
+  const r = effectiveRules(rules);
+  const outcomes = [
+    checkRule('gold', 'gold', evidence, r.gold),
+    checkRule('traps', 'trap', evidence, r.traps),
+    checkRule('attention', 'attention', evidence, r.attention),
+    varianceRule(evidence, r.minVariance),
+    correlationRule(evidence, r.minCorrelation, r.correlationAfterSessions),
+    shownToEndRule(evidence, r.shownToEnd),
+    mistimedRule(evidence, r.maxMistimedShare, r.maxDroppedFrames),
+    fullscreenRule(evidence, r.fullscreen),
+    trialTimeRule(evidence, r.minTrialMs),
+    visualRule(evidence, r.visualTests),
+  ];
+  return { accepted: outcomes.every((o) => o.status !== 'failed'), outcomes };
+}
+
+function describeCheck(a: ScreenedAnswer): string {
+  const tolerance = a.check?.tolerance ? ` ± ${a.check.tolerance}` : '';
+  const given = a.rating ? `, answered ${a.rating.score}` : `, stored value ${a.value}`;
+  return `stimulus ${a.stimulusId} (expected ${a.check?.answer}${tolerance}${given})`;
+}
+
+function checkRule(rule: RuleName, kind: StimulusCheck['kind'], evidence: SessionEvidence, enabled: boolean): RuleOutcome {
+  if (!enabled) return off(rule);
+  const checks = evidence.answers.filter((a) => a.check?.kind === kind);
+  if (checks.length === 0) return outcome(rule, 'not applicable', `no ${kind} stimulus in the playlist`);
+  const missed = checks.filter((a) => a.checkPassed !== true);
+  if (missed.length === 0) return outcome(rule, 'passed', `${checks.length} of ${checks.length} right`);
+  return outcome(rule, 'failed', `${missed.length} of ${stimuli(checks.length)} missed: ${missed.map(describeCheck).join('; ')}`);
+}
+
+/** The scores of the ordinary (not check) answers of a rating protocol. */
+const ordinaryRatings = (evidence: SessionEvidence) => evidence.answers.filter((a) => a.rating && !a.check).map((a) => a.rating!);
+
+function varianceRule(evidence: SessionEvidence, minimum: number | false): RuleOutcome {
+  if (minimum === false) return off('minVariance');
+  const scores = ordinaryRatings(evidence).map((r) => r.score);
+  if (evidence.answers.every((a) => !a.rating)) return outcome('minVariance', 'not applicable', 'not a rating scale');
+  if (scores.length < 2) return outcome('minVariance', 'not applicable', `${plural(scores.length, 'rating')}, too few for a variance`);
+  // Population variance (ddof 0), as numpy's var() in the P.910 toolkit.
+  const variance = sd(scores, 0) ** 2;
+  const detail = `variance ${round(variance)} of ${scores.length} ratings (minimum ${minimum})`;
+  return outcome('minVariance', variance >= minimum ? 'passed' : 'failed', detail);
+}
+
+function correlationRule(evidence: SessionEvidence, minimum: number | false, afterSessions: number): RuleOutcome {
+  if (minimum === false) return off('minCorrelation');
+  if (evidence.answers.every((a) => !a.rating) || !evidence.mos) return outcome('minCorrelation', 'not applicable', 'not a rating scale');
+  if (evidence.mos.sessions < afterSessions) {
+    return outcome('minCorrelation', 'not applicable', `${plural(evidence.mos.sessions, 'other accepted session')}, the rule needs ${afterSessions}`);
+  }
+  // The session's mean score per stimulus (a stimulus may repeat) against the others' MOS of the same stimuli.
+  const byStimulus = new Map<string, number[]>();
+  for (const r of ordinaryRatings(evidence)) byStimulus.set(r.stimulus, [...(byStimulus.get(r.stimulus) ?? []), r.score]);
+  const own: number[] = [];
+  const others: number[] = [];
+  for (const [stimulus, scores] of byStimulus) {
+    const mos = evidence.mos.byStimulus.get(stimulus);
+    if (mos === undefined) continue;
+    own.push(mean(scores));
+    others.push(mos);
+  }
+  if (own.length < 3) return outcome('minCorrelation', 'not applicable', `${stimuli(own.length)} rated by others too, the rule needs 3`);
+  if (sd(own, 0) === 0 || sd(others, 0) === 0) return outcome('minCorrelation', 'not applicable', 'no spread to correlate (see minVariance)');
+  const r = pearson(own, others);
+  return outcome('minCorrelation', r >= minimum ? 'passed' : 'failed', `Pearson r ${round(r)} with the MOS of ${evidence.mos.sessions} other sessions over ${own.length} stimuli (minimum ${minimum})`);
+}
+
+const showsMedia = (step: PresentationRecordBody) => step.media.length > 0;
+
+/** Why this answer's stimulus was not seen whole, or null when it was. */
+function notShownReason(a: ScreenedAnswer): string | null {
+  if (!a.timing) return 'no timing record';
+  if (a.timing.mediaError) return `media error (${a.timing.mediaError.slice(0, 80)})`;
+  const steps = a.timing.plays.flat().filter(showsMedia);
+  if (steps.length === 0) return 'no media step recorded';
+  // Only the last play counts: the participant may interrupt a play to replay it.
+  if ((a.timing.plays.at(-1) ?? []).some((s) => s.endedBy === 'abort')) return 'presentation aborted';
+  return null;
+}
+
+function shownToEndRule(evidence: SessionEvidence, enabled: boolean): RuleOutcome {
+  if (!enabled) return off('shownToEnd');
+  if (evidence.answers.length === 0) return outcome('shownToEnd', 'not applicable', 'no answer');
+  const missing = evidence.answers.flatMap((a) => {
+    const reason = notShownReason(a);
+    return reason ? [`stimulus ${a.stimulusId}: ${reason}`] : [];
+  });
+  if (missing.length === 0) return outcome('shownToEnd', 'passed', `${plural(evidence.answers.length, 'answer')}, every stimulus shown to the end`);
+  return outcome('shownToEnd', 'failed', `${missing.length} of ${plural(evidence.answers.length, 'answer')} not shown to the end: ${missing.slice(0, 5).join('; ')}${missing.length > 5 ? '; …' : ''}`);
+}
+
+function mistimedRule(evidence: SessionEvidence, maxShare: number | false, maxDroppedFrames: number): RuleOutcome {
+  if (maxShare === false) return off('maxMistimedShare');
+  const timed = evidence.answers.filter((a) => a.timing && a.timing.plays.length > 0);
+  if (timed.length === 0) return outcome('maxMistimedShare', 'not applicable', 'no timing record');
+  const mistimed = timed.filter((a) => flagTrial(a.timing!.plays.flat(), { exactFrames: true, maxDroppedFrames }).length > 0);
+  const share = mistimed.length / timed.length;
+  const detail = `${mistimed.length} of ${plural(timed.length, 'timed answer')} mistimed (${round(share * 100, 1)} %, maximum ${round(maxShare * 100, 1)} %)`;
+  return outcome('maxMistimedShare', share <= maxShare + 1e-12 ? 'passed' : 'failed', detail);
+}
+
+function fullscreenRule(evidence: SessionEvidence, enabled: boolean): RuleOutcome {
+  if (!enabled) return off('fullscreen');
+  if (!evidence.fullscreenRequired) return outcome('fullscreen', 'not applicable', 'the job does not require fullscreen');
+  const known = evidence.answers.filter((a) => a.timing);
+  if (known.length === 0) return outcome('fullscreen', 'not applicable', 'no timing record tells the window state');
+  const windowed = known.filter((a) => !a.timing!.window.isfullScreen);
+  if (windowed.length === 0) return outcome('fullscreen', 'passed', `${plural(known.length, 'answer')} given in fullscreen`);
+  return outcome('fullscreen', 'failed', `${windowed.length} of ${plural(known.length, 'answer')} given outside fullscreen`);
+}
+
+/** Milliseconds from the first media onset of the trial to its answer, when the envelope tells both. */
+export function trialMs(timing: TimingEnvelope | null): number | null {
+  if (!timing || timing.answeredMs === undefined) return null;
+  const first = timing.plays.flat().find(showsMedia);
+  return first ? timing.answeredMs - first.onsetMs : null;
+}
+
+function trialTimeRule(evidence: SessionEvidence, minimum: number | false): RuleOutcome {
+  if (minimum === false) return off('minTrialMs');
+  const timed = evidence.answers.map((a) => ({ a, ms: trialMs(a.timing) })).filter((t) => t.ms !== null);
+  if (timed.length === 0) return outcome('minTrialMs', 'not applicable', 'no answer time recorded');
+  const fast = timed.filter((t) => t.ms! < minimum);
+  if (fast.length === 0) return outcome('minTrialMs', 'passed', `fastest answer ${Math.round(Math.min(...timed.map((t) => t.ms!)))} ms (minimum ${minimum} ms)`);
+  const list = fast.slice(0, 5).map((t) => `stimulus ${t.a.stimulusId} in ${Math.round(t.ms!)} ms`);
+  return outcome('minTrialMs', 'failed', `${fast.length} of ${plural(timed.length, 'answer')} faster than ${minimum} ms: ${list.join('; ')}${fast.length > 5 ? '; …' : ''}`);
+}
+
+function visualRule(evidence: SessionEvidence, enabled: boolean): RuleOutcome {
+  if (!enabled) return off('visualTests');
+  if (!evidence.visualTestsRequired) return outcome('visualTests', 'not applicable', 'the job runs no visual test');
+  if (evidence.visualTestsPassed === true) return outcome('visualTests', 'passed', 'passed, as the session logs show');
+  if (evidence.visualTestsPassed === false) return outcome('visualTests', 'failed', 'failed, as the session logs show');
+  return outcome('visualTests', 'failed', 'no session log shows the visual tests passed');
+}
+
+/**
+ * What the interaction logs' state changes show of the visual tests: the page goes from Eligibility/visual to
+ * Instruction when both passed, to FailEligibility when one failed. null when the logs never reach that step.
+ */
+export function visualTestsOutcome(states: ReadonlyArray<{ state: string; status: string }>): boolean | null {
+  let result: boolean | null = null;
+  for (let i = 0; i < states.length; i++) {
+    if (states[i]!.state !== 'Eligibility' || states[i]!.status !== 'visual') continue;
+    const next = states.slice(i + 1).find((s) => s.state !== 'Eligibility' || s.status !== 'visual');
+    if (next?.state === 'Instruction') return true;
+    if (next?.state === 'FailEligibility') result = false;
+  }
+  return result;
+}

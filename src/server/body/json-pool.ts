@@ -1,0 +1,121 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ErrorObject } from 'ajv';
+import { BubbleScreeningBody, SessionLogsBody } from '../../contract/payloads.js';
+import { ajvErrorDetails, HttpError } from '../errors.js';
+
+/**
+ * Large JSON bodies (bubble mouse logs up to 16 MiB, session logs up to 8 MiB) are parsed and validated in worker
+ * threads: JSON.parse of 12 MB takes 100-200 ms on a small server, and a body full of wrongly typed samples used to
+ * take seconds in the validator; either would stall every other request on the event loop. The event loop only
+ * collects the bytes and hands them over (transferred, not copied); a worker answers with the small fields and the
+ * large part already serialised for storage. Validation fails fast (the first error refuses the body).
+ */
+
+export type LargeBodyKind = 'screening' | 'logs';
+
+export interface ParsedLargeBody {
+  /** The body's small fields (ids, token, screening_no...). */
+  fields: Record<string, unknown>;
+  /** The large part as JSON text: the screening's mouse_logs, or the session logs without their token. */
+  largeJson: string;
+}
+
+type WorkerAnswer =
+  | { id: number; outcome: 'ok'; fields: Record<string, unknown>; largeJson: string }
+  | { id: number; outcome: 'json'; message: string }
+  | { id: number; outcome: 'text'; path: string }
+  | { id: number; outcome: 'invalid'; errors: ErrorObject[] };
+
+const WORKER_DATA = {
+  schemas: { screening: BubbleScreeningBody, logs: SessionLogsBody },
+  keep: { screening: ['stimuli_id', 'session_id', 'session_token', 'screening_no', 'logs', 'timing'], logs: ['sessionToken'] },
+  largeField: { screening: 'mouse_logs', logs: null },
+};
+
+export class JsonWorkerPool {
+  private readonly workers: Worker[] = [];
+  private readonly pending = new Map<number, { resolve(answer: WorkerAnswer): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private turn = 0;
+
+  constructor(private readonly size = Math.max(1, Math.min(2, availableParallelism() - 1))) {}
+
+  private worker(): Worker {
+    if (this.workers.length < this.size) {
+      // TypeBox schemas are plain JSON Schema objects (their symbol tags do not cross threads, and ajv needs none).
+      const worker = new Worker(new URL('./json-worker.mjs', import.meta.url), { workerData: JSON.parse(JSON.stringify(WORKER_DATA)) });
+      worker.on('message', (answer: WorkerAnswer) => {
+        this.pending.get(answer.id)?.resolve(answer);
+        this.pending.delete(answer.id);
+      });
+      worker.on('error', (error) => this.failAll(error));
+      worker.unref();
+      this.workers.push(worker);
+      return worker;
+    }
+    return this.workers[this.turn++ % this.workers.length]!;
+  }
+
+  private failAll(error: Error): void {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+    for (const worker of this.workers.splice(0)) void worker.terminate();
+  }
+
+  /** Parses and validates a body; throws the same 400 answers as the other routes' validation. */
+  async parse(kind: LargeBodyKind, bytes: Buffer): Promise<ParsedLargeBody> {
+    const id = this.nextId++;
+    const answer = await new Promise<WorkerAnswer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // A copy the worker owns (the request's buffer may be pooled), transferred without a second copy.
+      const owned = new Uint8Array(bytes);
+      this.worker().postMessage({ id, kind, bytes: owned }, [owned.buffer]);
+    });
+    switch (answer.outcome) {
+      case 'ok':
+        return { fields: answer.fields, largeJson: answer.largeJson };
+      case 'json':
+        throw new HttpError(400, 'BAD_REQUEST', `body is not valid JSON: ${answer.message}`);
+      case 'text':
+        throw badText(answer.path);
+      case 'invalid': {
+        const details = ajvErrorDetails(answer.errors, 'body');
+        throw new HttpError(400, 'VALIDATION', `invalid body: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, { details });
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
+  }
+}
+
+/** NUL, or a surrogate without its pair. */
+const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The path of the first string (or key) holding NUL or a lone surrogate, or null. The same walk as json-worker.mjs's
+ * (which cannot import TypeScript), for the small bodies parsed on the event loop.
+ */
+export function badTextPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = typeof value[i] === 'number' ? null : badTextPath(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, field] of Object.entries(value)) {
+      const found = badTextPath(key, `${path}[key]`) ?? badTextPath(field, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** NUL and lone surrogates cannot be stored as text (PostgreSQL refuses NUL; neither is a character). */
+export const badText = (path: string) =>
+  new HttpError(400, 'BAD_TEXT', `${path} holds a NUL character or a lone surrogate, which cannot be stored as text`, { details: [{ path, message: 'NUL or lone surrogate' }] });

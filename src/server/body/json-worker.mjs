@@ -1,0 +1,51 @@
+// Parses and validates large JSON request bodies off the event loop (json-pool.ts explains why). Plain JavaScript:
+// it runs in a worker thread of the server process, which may not have a TypeScript loader (tests, production).
+import { parentPort, workerData } from 'node:worker_threads';
+import { Ajv } from 'ajv';
+
+// Fail fast: the first error is enough to refuse, and a junk body must not cost one error object per sample.
+const ajv = new Ajv({ allErrors: false, strict: false, verbose: true, coerceTypes: false, removeAdditional: false, useDefaults: false });
+const validators = Object.fromEntries(Object.entries(workerData.schemas).map(([kind, schema]) => [kind, ajv.compile(schema)]));
+
+/** NUL, or a surrogate without its pair (the same test as json-pool.ts's). */
+const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path of the first string holding NUL or a lone surrogate (neither can be stored as text), or null. */
+function badText(value, path) {
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = typeof value[i] === 'number' ? null : badText(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      const found = badText(key, `${path}[key]`) ?? badText(value[key], `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+parentPort.on('message', ({ id, kind, bytes }) => {
+  let value;
+  try {
+    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch (error) {
+    return parentPort.postMessage({ id, outcome: 'json', message: error.message });
+  }
+  const text = badText(value, 'body');
+  if (text) return parentPort.postMessage({ id, outcome: 'text', path: text });
+  const validate = validators[kind];
+  if (!validate(value)) return parentPort.postMessage({ id, outcome: 'invalid', errors: validate.errors.map(({ data, parentSchema, ...e }) => ({ ...e, schema: e.schema })) });
+  // The small fields come back as values; the large part as JSON text (one string is cheap to hand over, where
+  // thousands of objects would be rebuilt on the event loop): the server stores that text as it is.
+  const keep = workerData.keep[kind];
+  const fields = {};
+  const large = {};
+  for (const [key, field] of Object.entries(value)) (keep.includes(key) ? fields : large)[key] = field;
+  const only = workerData.largeField[kind];
+  parentPort.postMessage({ id, outcome: 'ok', fields, largeJson: JSON.stringify(only ? large[only] : large) });
+});

@@ -1,0 +1,114 @@
+import cookie from '@fastify/cookie';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { forbidden, HttpError, notFound } from '../errors.js';
+import type { RateLimits } from '../plugins/security.js';
+import {
+  closeConsoleSession,
+  consoleSessionOf,
+  findUserByEmail,
+  LOCKOUT,
+  openConsoleSession,
+  recordFailedLogin,
+  recordSuccessfulLogin,
+  roleOn,
+  CONSOLE_SESSION_MS,
+  type ConsoleUser,
+  type JobRole,
+} from '../storage/users.js';
+import { verifyPassword } from './passwords.js';
+
+/**
+ * Console sign-in (README "Console"): a session cookie (random token; HttpOnly, SameSite=Strict, Secure over
+ * HTTPS, path /console), a CSRF token per session required in the `x-csrf-token` header of every change, and a
+ * lockout after 5 failed sign-ins in a row (15 minutes), on top of a per-address rate limit. Every route under
+ * /console/api/ but sign-in refuses without a live session (401); a job the user has no role on is answered 404.
+ */
+
+export const CONSOLE_COOKIE = 'glimpse_console';
+export const CSRF_HEADER = 'x-csrf-token';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    consoleUser: ConsoleUser | null;
+    consoleCsrf: string | null;
+  }
+}
+
+const SignIn = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1000 }) },
+  { additionalProperties: false },
+);
+
+/** A fixed hash to compare against when the account does not exist: the answer takes as long either way. */
+const NO_ACCOUNT = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimits: RateLimits | false }): Promise<void> {
+  await app.register(cookie);
+  app.decorateRequest('consoleUser', null);
+  app.decorateRequest('consoleCsrf', null);
+
+  // Who is signed in (every console route but sign-in needs it), and the CSRF token of every change: checked when
+  // the request arrives, before its body is read or validated.
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/console/api/') || request.url.startsWith('/console/api/sign-in')) return;
+    const token = request.cookies[CONSOLE_COOKIE];
+    const session = token ? await consoleSessionOf(app.storage, token) : null;
+    if (!session) throw new HttpError(401, 'SIGN_IN_REQUIRED', 'sign in to the console first');
+    request.consoleUser = session.user;
+    request.consoleCsrf = session.csrfToken;
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameSecret(request.headers[CSRF_HEADER], session.csrfToken)) {
+      throw new HttpError(403, 'CSRF', `a change needs the session's ${CSRF_HEADER} header`);
+    }
+  });
+
+  // Sign-in attempts per address, beside the lockout per account (which alone would let one address try every account).
+  const signInLimit = opts.rateLimits === false ? {} : { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
+  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, ...signInLimit }, async (request, reply) => {
+    const user = await findUserByEmail(app.storage, request.body.email);
+    const refused = () => new HttpError(401, 'SIGN_IN_FAILED', 'wrong e-mail or password');
+    if (user?.locked_until && user.locked_until > new Date().toISOString()) {
+      throw new HttpError(423, 'ACCOUNT_LOCKED', `too many failed sign-ins: try again after ${user.locked_until}`);
+    }
+    const ok = await verifyPassword(request.body.password, user?.password_hash ?? NO_ACCOUNT);
+    if (!user) throw refused();
+    if (!ok) {
+      await recordFailedLogin(app.storage, user.id);
+      throw refused();
+    }
+    await recordSuccessfulLogin(app.storage, user.id);
+    const session = await openConsoleSession(app.storage, user.id);
+    setSessionCookie(request, reply, session.token);
+    return { user: { id: user.id, email: user.email, admin: user.admin === 1 }, csrfToken: session.csrfToken, lockout: LOCKOUT };
+  });
+
+  app.get('/console/api/me', async (request) => ({ user: request.consoleUser, csrfToken: request.consoleCsrf }));
+
+  app.post('/console/api/sign-out', async (request, reply) => {
+    const token = request.cookies[CONSOLE_COOKIE];
+    if (token) await closeConsoleSession(app.storage, token);
+    reply.clearCookie(CONSOLE_COOKIE, { path: '/console' });
+    return { signedOut: true };
+  });
+}
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  const https = request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+  reply.setCookie(CONSOLE_COOKIE, token, { path: '/console', httpOnly: true, sameSite: 'strict', secure: https, maxAge: CONSOLE_SESSION_MS / 1000 });
+}
+
+function sameSecret(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The signed-in user's role on a job; 404 without one (nothing said about jobs they cannot see), 403 when a viewer asks to act. */
+export async function requireRole(app: FastifyInstance, request: FastifyRequest, jobId: string, needed: JobRole): Promise<JobRole> {
+  const role = await roleOn(app.storage, request.consoleUser!, jobId);
+  if (!role) throw notFound(`no job ${jobId}`);
+  if (needed === 'owner' && role !== 'owner') throw forbidden('only the job\'s owners may do this');
+  return role;
+}

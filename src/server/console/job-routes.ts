@@ -1,0 +1,174 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { protocolOf } from '../../protocols/registry.js';
+import { HttpError, notFound } from '../errors.js';
+import { participantPage, sessionTokenInJob, type ParticipantFilter } from '../storage/console-reads.js';
+import { findJob, jobSummaries, type StoredJob } from '../storage/jobs.js';
+import { jobsOfUser, setJobStatus, type JobRole } from '../storage/users.js';
+import { withdraw } from '../storage/withdrawals.js';
+import { requireRole } from './auth.js';
+import { jobStats, type JobStats } from './stats.js';
+
+/**
+ * The console's job routes: the jobs list, a job's live statistics (JSON and server-sent events), its participants,
+ * and the owner's controls (open, pause, close, withdraw), each with an explicit confirmation in the body.
+ */
+
+const JobParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
+const StatusBody = Type.Object({ status: Type.Union([Type.Literal('open'), Type.Literal('paused'), Type.Literal('closed')]), confirm: Type.Literal(true) }, { additionalProperties: false });
+const WithdrawBody = Type.Object({ sessionId: Type.Integer({ minimum: 1 }), confirm: Type.Literal(true) }, { additionalProperties: false });
+const ParticipantsQuery = Type.Object(
+  {
+    page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+    pageSize: Type.Optional(Type.String({ pattern: '^(10|25|50|100)$' })),
+    status: Type.Optional(Type.Union(['all', 'running', 'completed', 'accepted', 'rejected', 'abandoned'].map((s) => Type.Literal(s)))),
+    q: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+/** How often the live page's statistics are read again (any node answers from the database). */
+export const LIVE_INTERVAL_MS = 2000;
+
+/** The participant links of a job, per platform, with the placeholders each platform fills in. */
+function participantLinks(publicUrl: string, route: string, jobId: string) {
+  const base = `${publicUrl}/${route}/${jobId}`;
+  return {
+    prolific: `${base}?platform=prolific&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`,
+    mturk: `${base}?platform=mturk`,
+    lab: `${base}?platform=nantes&email=`,
+  };
+}
+
+export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinutes: number; publicUrl: (host: string | undefined) => string }): Promise<void> {
+  const statsOf = (job: StoredJob) => jobStats(app.storage, job, opts.leaseMinutes);
+  const jobOrNotFound = async (id: string) => {
+    const job = await findJob(app.storage, id);
+    if (!job) throw notFound(`no job ${id}`);
+    return job;
+  };
+
+  app.get('/console/api/jobs', async (request) => {
+    const visible = new Map((await jobsOfUser(app.storage, request.consoleUser!)).map((j) => [j.id, j.role]));
+    const summaries = (await jobSummaries(app.storage)).filter((j) => visible.has(j.id));
+    const url = opts.publicUrl(request.headers.host);
+    return Promise.all(
+      summaries.map(async (summary) => {
+        const job = (await findJob(app.storage, summary.id))!;
+        const stats = await statsOf(job);
+        const route = protocolOf(job.protocol, app.protocols)?.route ?? job.protocol;
+        return {
+          id: job.id,
+          protocol: job.protocol,
+          role: visible.get(job.id) as JobRole,
+          status: stats.status,
+          sessions: stats.sessions,
+          links: participantLinks(url, route, job.id),
+        };
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/console/api/jobs/:id', { schema: { params: JobParams } }, async (request) => {
+    const role = await requireRole(app, request, request.params.id, 'viewer');
+    const job = await jobOrNotFound(request.params.id);
+    return { id: job.id, protocol: job.protocol, role, question: job.fields.question, quality: job.quality, stats: await statsOf(job) };
+  });
+
+  // Server-sent events: the statistics again whenever they change (checked every LIVE_INTERVAL_MS), a comment as a
+  // heartbeat otherwise, until the page goes away.
+  app.get<{ Params: { id: string } }>('/console/api/jobs/:id/events', { schema: { params: JobParams } }, async (request, reply) => {
+    await requireRole(app, request, request.params.id, 'viewer');
+    const job = await jobOrNotFound(request.params.id);
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let last = '';
+    let ticks = 0;
+    let stopped = false;
+    const send = async () => {
+      if (stopped) return;
+      try {
+        const fresh = await findJob(app.storage, job.id);
+        if (!fresh) return stop();
+        const stats: JobStats = await statsOf(fresh);
+        const text = JSON.stringify(stats);
+        if (text !== last) raw.write(`event: stats\ndata: ${text}\n\n`);
+        else if (++ticks % 8 === 0) raw.write(': still here\n\n');
+        last = text;
+      } catch (error) {
+        request.log.error({ err: error }, 'live statistics failed');
+      }
+    };
+    const timer = setInterval(() => void send(), LIVE_INTERVAL_MS);
+    const stop = () => {
+      stopped = true;
+      clearInterval(timer);
+      raw.end();
+    };
+    request.raw.on('close', stop);
+    await send();
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { page?: string; pageSize?: string; status?: string; q?: string } }>(
+    '/console/api/jobs/:id/participants',
+    { schema: { params: JobParams, querystring: ParticipantsQuery } },
+    async (request) => {
+      const role = await requireRole(app, request, request.params.id, 'viewer');
+      const page = Number(request.query.page ?? 1);
+      const pageSize = Number(request.query.pageSize ?? 25);
+      const cutoff = new Date(Date.now() - opts.leaseMinutes * 60_000).toISOString();
+      const { total, rows } = await participantPage(app.storage, request.params.id, {
+        filter: (request.query.status ?? 'all') as ParticipantFilter,
+        search: request.query.q,
+        // Viewers search by session id only: platform ids are the owners' to see.
+        searchIds: role === 'owner',
+        runningSince: cutoff,
+        page,
+        pageSize,
+      });
+      return {
+        total,
+        page,
+        pageSize,
+        rows: rows.map((r) => ({
+          sessionId: r.id,
+          playlist: r.position + 1,
+          platform: r.platform,
+          startedAt: r.created_at,
+          completedAt: r.completed_at,
+          state: r.completed_at ? 'completed' : r.created_at > cutoff ? 'running' : 'abandoned',
+          verdict: r.accepted === null ? null : r.accepted === 1 ? 'accepted' : 'rejected',
+          reasons: r.outcomes ? (JSON.parse(r.outcomes) as Array<{ rule: string; status: string; detail: string }>).filter((o) => o.status === 'failed').map((o) => `${o.rule}: ${o.detail}`) : [],
+          answers: r.answers,
+          // Platform ids only for owners.
+          ids: role === 'owner' ? { workerId: r.worker_id, assignmentId: r.assignment_id, prolificPid: r.prolific_pid, submissionId: r.prolific_session_id, email: r.email } : null,
+        })),
+      };
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { status: 'open' | 'paused' | 'closed'; confirm: true } }>(
+    '/console/api/jobs/:id/status',
+    { schema: { params: JobParams, body: StatusBody } },
+    async (request) => {
+      await requireRole(app, request, request.params.id, 'owner');
+      await jobOrNotFound(request.params.id);
+      await setJobStatus(app.storage, request.params.id, request.body.status);
+      request.log.info({ job: request.params.id, status: request.body.status, by: request.consoleUser!.email }, 'job status changed');
+      return { id: request.params.id, status: request.body.status };
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { sessionId: number; confirm: true } }>(
+    '/console/api/jobs/:id/withdraw',
+    { schema: { params: JobParams, body: WithdrawBody } },
+    async (request) => {
+      await requireRole(app, request, request.params.id, 'owner');
+      const token = await sessionTokenInJob(app.storage, request.params.id, request.body.sessionId);
+      if (token === null) throw new HttpError(404, 'NOT_FOUND', `job ${request.params.id} has no session ${request.body.sessionId}`);
+      const { deleted } = await withdraw(app.storage, { by: 'token', value: token }, { jobId: request.params.id });
+      return { withdrawn: request.body.sessionId, deleted };
+    },
+  );
+}

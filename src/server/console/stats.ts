@@ -1,0 +1,108 @@
+import type { RuleOutcome } from '../../quality/rules.js';
+import { RULE_NAMES } from '../../quality/rules.js';
+import { playlistCounts, type PlaylistCounts, sessionTimes, unfinishedSessions, verdictsOfJob } from '../storage/console-reads.js';
+import type { StoredJob } from '../storage/jobs.js';
+import type { Storage } from '../storage/types.js';
+
+/**
+ * What the console's job page shows, live (README "Console"): progress per playlist against the target of accepted
+ * observers, completions over time, the median session duration, where participants leave, the timing quality
+ * and the screening verdicts. Everything is read from the database, so any node can serve it.
+ */
+
+export type PlaylistProgress = PlaylistCounts;
+
+export interface JobStats {
+  status: 'draft' | 'open' | 'paused' | 'full' | 'closed';
+  target: number | null;
+  sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; notJudged: number };
+  playlists: PlaylistProgress[];
+  /** Completions per hour (UTC), oldest first. */
+  completions: Array<{ hour: string; completed: number }>;
+  medianSessionMinutes: number | null;
+  /** Where the sessions that did not complete stopped, most first. */
+  dropOut: Array<{ phase: string; sessions: number }>;
+  /** Completed sessions whose answers were timed within tolerance (the maxMistimedShare rule), and those that were not. */
+  timing: { passed: number; failed: number };
+  rules: Array<{ rule: string; passed: number; failed: number }>;
+  /** The latest rejected sessions with their reasons. */
+  rejections: Array<{ sessionId: number; completedAt: string | null; reasons: string[] }>;
+}
+
+export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: number): Promise<JobStats> {
+  const cutoff = new Date(Date.now() - leaseMinutes * 60_000).toISOString();
+  const playlists: PlaylistProgress[] = await playlistCounts(storage, job.id, cutoff);
+  const total = (key: keyof PlaylistProgress) => playlists.reduce((n, p) => n + (p[key] as number), 0);
+  const completed = total('completed');
+  const accepted = total('accepted');
+  const rejected = total('rejected');
+  const target = job.quality.targetAcceptedPerPlaylist ?? null;
+  // As the balancing counts: completed and not rejected, plus still running.
+  const full = target !== null && playlists.length > 0 && playlists.every((p) => p.completed - p.rejected + p.running >= target);
+
+  const sessions = await sessionTimes(storage, job.id);
+  const durations = sessions.filter((s) => s.completed_at).map((s) => (Date.parse(s.completed_at!) - Date.parse(s.created_at)) / 60_000).sort((a, b) => a - b);
+  const median = durations.length === 0 ? null : durations.length % 2 ? durations[(durations.length - 1) / 2]! : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2;
+  const hours = new Map<string, number>();
+  for (const s of sessions) if (s.completed_at) hours.set(`${s.completed_at.slice(0, 13)}:00Z`, (hours.get(`${s.completed_at.slice(0, 13)}:00Z`) ?? 0) + 1);
+
+  const verdicts = await verdictsOfJob(storage, job.id);
+  const outcomes = verdicts.map((v) => ({ ...v, parsed: JSON.parse(v.outcomes) as RuleOutcome[] }));
+  const rules = RULE_NAMES.map((rule) => ({
+    rule,
+    passed: outcomes.filter((v) => v.parsed.some((o) => o.rule === rule && o.status === 'passed')).length,
+    failed: outcomes.filter((v) => v.parsed.some((o) => o.rule === rule && o.status === 'failed')).length,
+  }));
+  const timingRule = rules.find((r) => r.rule === 'maxMistimedShare')!;
+
+  return {
+    status: job.status === 'open' && full ? 'full' : job.status,
+    target,
+    sessions: { started: total('started'), running: total('running'), completed, accepted, rejected, notJudged: completed - accepted - rejected },
+    playlists,
+    completions: [...hours].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hour, n]) => ({ hour, completed: n })),
+    medianSessionMinutes: median === null ? null : Math.round(median * 10) / 10,
+    dropOut: await dropOut(storage, job.id),
+    timing: { passed: timingRule.passed, failed: timingRule.failed },
+    rules,
+    rejections: outcomes
+      .filter((v) => v.accepted === 0)
+      .slice(0, 20)
+      .map((v) => ({ sessionId: v.session_id, completedAt: v.completed_at, reasons: v.parsed.filter((o) => o.status === 'failed').map((o) => `${o.rule}: ${o.detail}`) })),
+  };
+}
+
+/**
+ * Where the unfinished sessions stopped: the last state their interaction logs reached (sent by a beacon when the
+ * page was closed), and in the test, the stimulus they were on (answers stored + 1).
+ */
+async function dropOut(storage: Storage, jobId: string): Promise<JobStats['dropOut']> {
+  const phases = new Map<string, number>();
+  for (const s of await unfinishedSessions(storage, jobId)) {
+    const states = s.lastLog ? ((JSON.parse(s.lastLog) as { logStates?: Array<{ state: string; status: string }> }).logStates ?? []) : [];
+    const phase = phaseOf(states.at(-1) ?? null, s.answers);
+    phases.set(phase, (phases.get(phase) ?? 0) + 1);
+  }
+  return [...phases].map(([phase, sessions]) => ({ phase, sessions })).sort((a, b) => b.sessions - a.sessions);
+}
+
+function phaseOf(state: { state: string; status: string } | null, answers: number): string {
+  if (answers > 0) return `stimulus ${answers + 1}`;
+  if (!state) return 'before the first answer (no logs)';
+  switch (state.state) {
+    case 'Eligibility':
+      return state.status === 'visual' ? 'visual tests' : 'eligibility';
+    case 'FailEligibility':
+      return 'failed eligibility';
+    case 'Instruction':
+      return state.status === 'consent' ? 'consent' : state.status === 'welcome' ? 'welcome' : 'instructions';
+    case 'Loading':
+      return 'loading';
+    case 'Test':
+      return state.status === 'training' ? 'training' : 'stimulus 1';
+    case 'Fail':
+      return `failure (${state.status})`;
+    default:
+      return state.state.toLowerCase();
+  }
+}

@@ -1,0 +1,136 @@
+import type { PresentationRecordBody, TimingEnvelope } from '../../contract/payloads.js';
+
+/**
+ * What the export says about an answer's frame timing (README "Frame-accurate timing"). A step is *timed* when it
+ * showed media for a requested number of frames; it was *exact* when it ended on its duration after exactly that
+ * many frames, or when the participant ended it earlier by clicking (an ACR image). An answer is exact when every
+ * timed step of every play was, and no frame was dropped while media were on screen.
+ */
+
+export interface TimingSummary {
+  timing_plays: number | null;
+  requested_frames: number | null;
+  shown_frames: number | null;
+  dropped_frames: number | null;
+  timing_exact: boolean | null;
+  onset_epoch_ms: number | null;
+}
+
+export const TIMING_SUMMARY_COLUMNS = ['timing_plays', 'requested_frames', 'shown_frames', 'dropped_frames', 'timing_exact', 'onset_epoch_ms'] as const;
+
+const NO_TIMING: TimingSummary = {
+  timing_plays: null,
+  requested_frames: null,
+  shown_frames: null,
+  dropped_frames: null,
+  timing_exact: null,
+  onset_epoch_ms: null,
+};
+
+const showsMedia = (r: PresentationRecordBody) => r.media.length > 0;
+
+export function stepExact(r: PresentationRecordBody): boolean {
+  if (r.droppedFrames > 0) return false;
+  if (r.requestedFrames === null) return true;
+  return r.endedBy === 'click' ? r.shownFrames <= r.requestedFrames : r.shownFrames === r.requestedFrames;
+}
+
+/**
+ * The timing envelope of an answer: its `timing` column, or for ratings stored by pages before the envelope had
+ * its own field, the version-1 records those pages put in `logs` ({v: 1, presentations, refreshMs, timeOrigin}).
+ */
+export function parseTiming(timing: string | null, logs: string | null = null): TimingEnvelope | null {
+  const parse = (text: string) => {
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  };
+  const value = timing !== null ? parse(timing) : logs !== null && logs.trimStart().startsWith('{') ? parse(logs) : null;
+  if (value?.v === 2 && Array.isArray(value.plays)) return value as unknown as TimingEnvelope;
+  if (value?.v === 1 && Array.isArray(value.presentations)) {
+    return { ...(value as object), v: 2, plays: value.presentations, timeOrigin: Number(value.timeOrigin) || 0 } as unknown as TimingEnvelope;
+  }
+  return null;
+}
+
+/**
+ * Summary of an answer's timing. Frame counts are those of the last play (the one answered), summed over its
+ * timed steps; exactness and dropped frames cover every play; the onset is the last play's first media step.
+ */
+export function timingSummary(envelope: TimingEnvelope | null): TimingSummary {
+  if (!envelope) return NO_TIMING;
+  const last = envelope.plays.at(-1) ?? [];
+  const timed = last.filter((r) => showsMedia(r) && r.requestedFrames !== null);
+  const media = envelope.plays.flat().filter(showsMedia);
+  const firstShown = last.find(showsMedia);
+  return {
+    timing_plays: envelope.plays.length,
+    requested_frames: timed.length > 0 ? timed.reduce((n, r) => n + r.requestedFrames!, 0) : null,
+    shown_frames: timed.length > 0 ? timed.reduce((n, r) => n + r.shownFrames, 0) : null,
+    dropped_frames: media.reduce((n, r) => n + r.droppedFrames, 0),
+    timing_exact: media.every(stepExact),
+    onset_epoch_ms: firstShown ? Math.round((envelope.timeOrigin + firstShown.onsetMs) * 1000) / 1000 : null,
+  };
+}
+
+/** One export row per presentation step: the full record, for researchers who filter step by step. */
+export interface PresentationRow {
+  play_no: number;
+  step_no: number;
+  label: string;
+  media: string;
+  requested_frames: number | null;
+  shown_frames: number;
+  rendered_frames: number | null;
+  dropped_frames: number;
+  onset_ms: number;
+  offset_ms: number;
+  onset_epoch_ms: number;
+  ended_by: string | null;
+  refresh_ms: number;
+  scale: number | null;
+  exact: boolean;
+}
+
+export const PRESENTATION_COLUMNS = [
+  'play_no',
+  'step_no',
+  'label',
+  'media',
+  'requested_frames',
+  'shown_frames',
+  'rendered_frames',
+  'dropped_frames',
+  'onset_ms',
+  'offset_ms',
+  'onset_epoch_ms',
+  'ended_by',
+  'refresh_ms',
+  'scale',
+  'exact',
+] as const;
+
+export function presentationRows(envelope: TimingEnvelope | null): PresentationRow[] {
+  if (!envelope) return [];
+  return envelope.plays.flatMap((play, playNo) =>
+    play.map((r, stepNo) => ({
+      play_no: playNo,
+      step_no: stepNo,
+      label: r.label,
+      media: r.media.join(' '),
+      requested_frames: r.requestedFrames,
+      shown_frames: r.shownFrames,
+      rendered_frames: r.renderedFrames ?? null,
+      dropped_frames: r.droppedFrames,
+      onset_ms: r.onsetMs,
+      offset_ms: r.offsetMs,
+      onset_epoch_ms: Math.round((envelope.timeOrigin + r.onsetMs) * 1000) / 1000,
+      ended_by: r.endedBy ?? null,
+      refresh_ms: r.refreshMs,
+      scale: r.scale ?? null,
+      exact: stepExact(r),
+    })),
+  );
+}

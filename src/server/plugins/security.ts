@@ -1,0 +1,90 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.js';
+
+/**
+ * The server's own defences (README "Security"), registered before the routes:
+ * - security headers by @fastify/helmet: a Content-Security-Policy the app passes without inline script (its
+ *   scripts and styles are files; media may come from MEDIA_BASE_URL's origin; the MTurk submit form may post to
+ *   MTurk), `frame-ancestors 'none'`, `nosniff`, a same-origin referrer policy;
+ * - state-changing requests from a foreign origin refused (403 FOREIGN_ORIGIN): a page elsewhere cannot post
+ *   browser checks, consents or answers through a participant's browser (`no-cors` text/plain posts included).
+ *   Requests without an Origin header (scripts, curl) are not browsers' cross-site requests and pass;
+ * - rate limits (@fastify/rate-limit, per client address, in memory: each node counts its own) on what creates
+ *   rows without a session: playlist calls (sessions) and consent forms. Routes opt in with `config.rateLimit`.
+ */
+
+export interface RateLimits {
+  /** Playlist calls (each may create a session) per client address per minute; 0 = no limit. */
+  sessionsPerMinute: number;
+  /** Consent forms per client address per minute; 0 = no limit. */
+  consentsPerMinute: number;
+}
+
+/** Generous for a lab of 30 computers behind one address, each reloading a few times (README "Limits"). */
+export const DEFAULT_RATE_LIMITS: RateLimits = { sessionsPerMinute: 300, consentsPerMinute: 60 };
+
+const MTURK_SUBMIT = ['https://www.mturk.com', 'https://workersandbox.mturk.com'];
+
+export async function registerSecurity(app: FastifyInstance, opts: { mediaBaseUrl: string; rateLimits: RateLimits | false }): Promise<void> {
+  const mediaOrigin = /^https?:\/\//.test(opts.mediaBaseUrl) ? [new URL(opts.mediaBaseUrl).origin] : [];
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React sets style properties through the CSSOM, which CSP allows; no inline <style> or style="" markup.
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigin],
+        mediaSrc: ["'self'", 'blob:', ...mediaOrigin],
+        // The media are downloaded with progress (fetch), then handed to the stage as blobs.
+        connectSrc: ["'self'", ...mediaOrigin],
+        fontSrc: ["'self'", 'data:'],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'", ...MTURK_SUBMIT],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Media from a CDN must stay embeddable: no cross-origin embedder policy.
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    referrerPolicy: { policy: 'same-origin' },
+    hsts: false, // HTTPS is the reverse proxy's business; it sets HSTS where it terminates TLS.
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (foreignOrigin(request)) throw new HttpError(403, 'FOREIGN_ORIGIN', 'state-changing requests are accepted from this site\'s own pages only');
+  });
+
+  if (opts.rateLimits) {
+    await app.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_request, context) =>
+        new HttpError(429, 'RATE_LIMITED', `too many requests from this address: at most ${context.max} per ${context.after}; try again shortly`),
+    });
+  }
+}
+
+/** The route options that put a route under one of the rate limits (nothing when limits are off or 0). */
+export function rateLimited(limits: RateLimits | false, which: keyof RateLimits): { config?: { rateLimit: { max: number; timeWindow: string } } } {
+  const max = limits ? limits[which] : 0;
+  return max > 0 ? { config: { rateLimit: { max, timeWindow: '1 minute' } } } : {};
+}
+
+/** An Origin (or a cross-site Sec-Fetch-Site) that is not this site's. */
+function foreignOrigin(request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  if (origin === 'null') return true;
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}

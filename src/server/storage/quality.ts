@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import type { RuleOutcome, Verdict } from '../../quality/rules.js';
+import { nowIso, type Storage } from './types.js';
+
+/**
+ * What quality control reads and writes (server/quality/): a session's answers and logs as the rules need them, the
+ * job's rating totals for the MOS, and the verdict of each session.
+ */
+
+export interface StoredVerdict {
+  sessionId: number;
+  accepted: boolean;
+  outcomes: RuleOutcome[];
+  evaluatedAt: string;
+}
+
+/** Stores (or replaces) the verdict of a session. */
+export async function saveVerdict(storage: Storage, jobId: string, sessionId: number, verdict: Verdict): Promise<void> {
+  const row = { session_id: sessionId, job_id: jobId, accepted: verdict.accepted ? 1 : 0, outcomes: JSON.stringify(verdict.outcomes), evaluated_at: nowIso() };
+  await storage.write(
+    (trx) =>
+      trx
+        .insertInto('session_verdicts')
+        .values(row)
+        .onConflict((oc) => oc.column('session_id').doUpdateSet({ accepted: row.accepted, outcomes: row.outcomes, evaluated_at: row.evaluated_at }))
+        .execute(),
+    { singleStatement: true },
+  );
+}
+
+/** Every verdict of a job, by session id. */
+export async function jobVerdicts(storage: Storage, jobId: string): Promise<Map<number, StoredVerdict>> {
+  const rows = await storage.db.selectFrom('session_verdicts').selectAll().where('job_id', '=', jobId).execute();
+  return new Map(
+    rows.map((r) => [r.session_id, { sessionId: r.session_id, accepted: r.accepted === 1, outcomes: JSON.parse(r.outcomes) as RuleOutcome[], evaluatedAt: r.evaluated_at }]),
+  );
+}
+
+/** The completed sessions of a job, in completion order. */
+export async function completedSessionIds(storage: Storage, jobId: string): Promise<number[]> {
+  const rows = await storage.db
+    .selectFrom('sessions')
+    .select('id')
+    .where('job_id', '=', jobId)
+    .where('completed_at', 'is not', null)
+    .orderBy('completed_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export interface ScreeningAnswerRow {
+  stimulus_id: number;
+  spec: string;
+  /** The rating value; for a free-task bubble session (no rating) the screening number. */
+  value: number;
+  timing: string | null;
+  logs: string | null;
+}
+
+/** The test answers of a session: its ratings, or for a free-task bubble session its mouse logs. */
+export async function sessionTestAnswers(storage: Storage, sessionId: number, freeTask: boolean): Promise<ScreeningAnswerRow[]> {
+  if (freeTask) {
+    return storage.db
+      .selectFrom('screenings as a')
+      .innerJoin('stimuli as st', 'st.id', 'a.stimulus_id')
+      .select(['a.stimulus_id', 'st.spec', 'a.screening_no as value', 'a.timing', sql<null>`null`.as('logs')])
+      .where('a.session_id', '=', sessionId)
+      .where('st.is_training', '=', 0)
+      .orderBy('a.id')
+      .execute();
+  }
+  return storage.db
+    .selectFrom('ratings as a')
+    .innerJoin('stimuli as st', 'st.id', 'a.stimulus_id')
+    .select(['a.stimulus_id', 'st.spec', 'a.value', 'a.timing', 'a.logs'])
+    .where('a.session_id', '=', sessionId)
+    .where('st.is_training', '=', 0)
+    .orderBy('a.id')
+    .execute();
+}
+
+/** The state changes of every session-logs post of a session, in order. */
+export async function sessionLogStates(storage: Storage, sessionId: number): Promise<Array<{ state: string; status: string }>> {
+  const rows = await storage.db.selectFrom('session_logs').select('body').where('session_id', '=', sessionId).orderBy('id').execute();
+  return rows.flatMap((r) => (JSON.parse(r.body) as { logStates?: Array<{ state: string; status: string }> }).logStates ?? []);
+}
+
+export interface RatingTotals {
+  /** Completed sessions that are not rejected (their ratings make the MOS). */
+  sessions: number[];
+  /** How many times each stimulus got each value from those sessions. */
+  counts: Array<{ stimulus_id: number; spec: string; value: number; n: number }>;
+}
+
+/** The test ratings of the job's completed sessions that quality control has not rejected, counted per value. */
+export async function acceptedRatingTotals(storage: Storage, jobId: string): Promise<RatingTotals> {
+  const accepted = storage.db
+    .selectFrom('sessions as s')
+    .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
+    .select('s.id')
+    .where('s.job_id', '=', jobId)
+    .where('s.completed_at', 'is not', null)
+    .where((eb) => eb.or([eb('v.accepted', 'is', null), eb('v.accepted', '=', 1)]));
+  const [sessions, counts] = await Promise.all([
+    accepted.execute(),
+    storage.db
+      .selectFrom('ratings as r')
+      .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
+      .select(['r.stimulus_id', 'st.spec', 'r.value', sql<number>`cast(count(*) as integer)`.as('n')])
+      .where('r.session_id', 'in', accepted)
+      .where('st.is_training', '=', 0)
+      .groupBy(['r.stimulus_id', 'st.spec', 'r.value'])
+      .execute(),
+  ]);
+  return { sessions: sessions.map((s) => s.id), counts: counts.map((c) => ({ ...c, n: Number(c.n) })) };
+}
+
+export interface DecisionRow {
+  session_id: number;
+  playlist_id: number;
+  platform: string;
+  completed_at: string | null;
+  verification_code: string | null;
+  worker_id: string | null;
+  assignment_id: string | null;
+  hit_id: string | null;
+  prolific_pid: string | null;
+  study_id: string | null;
+  prolific_session_id: string | null;
+  accepted: number | null;
+  outcomes: string | null;
+}
+
+/** Every completed session of a job with its platform identity and verdict, for the platforms' decision lists. */
+export async function decisionRows(storage: Storage, jobId: string): Promise<DecisionRow[]> {
+  return storage.db
+    .selectFrom('sessions as s')
+    .leftJoin('session_identities as i', 'i.session_id', 's.id')
+    .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
+    .select([
+      's.id as session_id',
+      's.playlist_id',
+      's.platform',
+      's.completed_at',
+      's.verification_code',
+      'i.worker_id',
+      'i.assignment_id',
+      'i.hit_id',
+      'i.prolific_pid',
+      'i.study_id',
+      'i.prolific_session_id',
+      'v.accepted',
+      'v.outcomes',
+    ])
+    .where('s.job_id', '=', jobId)
+    .where('s.completed_at', 'is not', null)
+    .orderBy('s.completed_at')
+    .orderBy('s.id')
+    .execute();
+}
+
+/** The sessions of a job that stored at least one answer, with whether they completed (the report's observers). */
+export async function sessionsWithAnswers(storage: Storage, jobId: string): Promise<Array<{ id: number; completed: boolean }>> {
+  const rows = await storage.db
+    .selectFrom('sessions as s')
+    .select(['s.id', 's.completed_at'])
+    .where('s.job_id', '=', jobId)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('ratings as r').select('r.id').whereRef('r.session_id', '=', 's.id')),
+        eb.exists(eb.selectFrom('screenings as m').select('m.id').whereRef('m.session_id', '=', 's.id')),
+      ]),
+    )
+    .orderBy('s.id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, completed: r.completed_at !== null }));
+}

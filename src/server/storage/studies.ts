@@ -1,0 +1,179 @@
+import type { MediaAttributes, StudyFile } from '../../contract/study.js';
+import { nowIso, type Db, type Storage } from './types.js';
+
+/**
+ * Storing a study file's job, playlists and stimuli (the database half of study/import.ts). Idempotent: playlists
+ * and stimuli keep their ids (matched by position), nothing is duplicated. When the playlists changed and answers
+ * are already stored for the job, the update is refused rather than leaving answers pointing at other stimuli.
+ */
+
+export type StudySaveStatus = 'created' | 'updated' | 'unchanged';
+
+/**
+ * Re-import refused: answers are stored and the playlists changed (ids would point at different stimuli), or
+ * another study file (or protocol) would replace the job without --replace.
+ */
+export class StudyConflictError extends Error {}
+
+export interface SaveStudyOptions {
+  /** The study file's real path (recorded on the job). */
+  source: string;
+  /** Let this file replace a job imported from another file or of another protocol. */
+  replace?: boolean;
+}
+
+/** JSON with sorted keys, so the same stimulus always stores the same text (change detection on re-import). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A media file of the study: its path in the media folder and its size in bytes. */
+export interface StudyMediaFile {
+  path: string;
+  bytes: number;
+}
+
+/** A job's media file as stored: size and analysis attributes. */
+export interface JobMediaFile extends StudyMediaFile {
+  attributes: MediaAttributes;
+}
+
+export async function saveStudy(storage: Storage, study: StudyFile, media: StudyMediaFile[], options: SaveStudyOptions): Promise<StudySaveStatus> {
+  return storage.write(async (trx) => {
+    const status = await saveJob(trx, study, options);
+    await trx.deleteFrom('job_media').where('job_id', '=', study.id).execute();
+    for (let i = 0; i < media.length; i += 500) {
+      const rows = media.slice(i, i + 500).map((m) => {
+        const attributes = study.mediaAttributes?.[m.path];
+        return { job_id: study.id, path: m.path, bytes: m.bytes, attributes: attributes ? canonicalJson(attributes) : null };
+      });
+      await trx.insertInto('job_media').values(rows).execute();
+    }
+    return status;
+  });
+}
+
+async function saveJob(trx: Db, study: StudyFile, options: SaveStudyOptions): Promise<StudySaveStatus> {
+  const protocol = study.job.subjectiveProtocol;
+  const existing = await trx.selectFrom('jobs').select(['protocol', 'fields', 'quality', 'source']).where('id', '=', study.id).executeTakeFirst();
+  const now = nowIso();
+  const fields = canonicalJson(study.job);
+  const quality = study.quality ? canonicalJson(study.quality) : null;
+  const source = options.source;
+  if (!existing) {
+    await trx.insertInto('jobs').values({ id: study.id, protocol, fields, quality, source, created_at: now, updated_at: now }).execute();
+    await syncPlaylists(trx, study);
+    return 'created';
+  }
+  // A study file reusing an id, or changing the protocol, is a mistake more often than a replacement.
+  const otherFile = existing.source !== null && existing.source !== source;
+  if ((otherFile || existing.protocol !== protocol) && !options.replace) {
+    throw new StudyConflictError(
+      `job ${study.id} was imported from ${existing.source ?? 'another study file'} (${existing.protocol}); ` +
+        `importing ${source} (${protocol}) would replace it: use --replace if that is what you want`,
+    );
+  }
+  const playlistsChanged = existing.protocol !== protocol || (await syncPlaylists(trx, study, { dryRun: true }));
+  if (playlistsChanged) {
+    const answers = await countAnswers(trx, study.id);
+    if (answers > 0) {
+      throw new StudyConflictError(
+        `job ${study.id} already has ${answers} stored answers and this study file changes its playlists; ` +
+          'import it under a new id (or export and remove the old job first) so no answer points at a different stimulus',
+      );
+    }
+    await syncPlaylists(trx, study);
+  }
+  if (!playlistsChanged && existing.fields === fields && existing.quality === quality && existing.source === source) return 'unchanged';
+  // New rules apply to later verdicts; `cli screen` re-judges the sessions already in.
+  await trx.updateTable('jobs').set({ protocol, fields, quality, source, updated_at: now }).where('id', '=', study.id).execute();
+  return 'updated';
+}
+
+/** The sizes of a job's media files by path (bytes). */
+export async function jobMediaSizes(storage: Storage, jobId: string): Promise<Map<string, number>> {
+  return new Map([...(await jobMedia(storage, jobId)).values()].map((m) => [m.path, m.bytes]));
+}
+
+/** A job's media files by path, with their sizes and analysis attributes. */
+export async function jobMedia(storage: Storage, jobId: string): Promise<Map<string, JobMediaFile>> {
+  const rows = await storage.db.selectFrom('job_media').select(['path', 'bytes', 'attributes']).where('job_id', '=', jobId).execute();
+  return new Map(rows.map((r) => [r.path, { path: r.path, bytes: Number(r.bytes), attributes: r.attributes ? (JSON.parse(r.attributes) as MediaAttributes) : {} }]));
+}
+
+async function countAnswers(db: Db, jobId: string): Promise<number> {
+  const sessions = db.selectFrom('sessions').select('id').where('job_id', '=', jobId);
+  const [ratings, screenings] = await Promise.all([
+    db.selectFrom('ratings').select((eb) => eb.fn.countAll().as('n')).where('session_id', 'in', sessions).executeTakeFirstOrThrow(),
+    db.selectFrom('screenings').select((eb) => eb.fn.countAll().as('n')).where('session_id', 'in', sessions).executeTakeFirstOrThrow(),
+  ]);
+  // PostgreSQL counts are bigint (strings in node-postgres).
+  return Number(ratings.n) + Number(screenings.n);
+}
+
+interface DesiredStimulus {
+  isTraining: 0 | 1;
+  position: number;
+  spec: string;
+}
+
+function desiredStimuli(playlist: StudyFile['playlists'][number]): DesiredStimulus[] {
+  return [
+    ...playlist.stimuli.map((s, position) => ({ isTraining: 0 as const, position, spec: canonicalJson(s) })),
+    ...(playlist.training ?? []).map((s, position) => ({ isTraining: 1 as const, position, spec: canonicalJson(s) })),
+  ];
+}
+
+/**
+ * Makes the stored playlists and stimuli equal to the study's, matched by position (ids kept). With dryRun,
+ * changes nothing and tells whether anything would change. Removed playlists take their (answerless) sessions
+ * with them.
+ */
+async function syncPlaylists(db: Db, study: StudyFile, opts: { dryRun?: boolean } = {}): Promise<boolean> {
+  let changed = false;
+  const stored = await db.selectFrom('playlists').select(['id', 'position']).where('job_id', '=', study.id).execute();
+  const idAt = new Map(stored.map((p) => [p.position, p.id]));
+
+  const extraPlaylists = stored.filter((p) => p.position >= study.playlists.length).map((p) => p.id);
+  if (extraPlaylists.length > 0) {
+    changed = true;
+    if (!opts.dryRun) await db.deleteFrom('playlists').where('id', 'in', extraPlaylists).execute();
+  }
+
+  for (const [position, playlist] of study.playlists.entries()) {
+    let playlistId = idAt.get(position);
+    if (playlistId === undefined) {
+      if (opts.dryRun) return true;
+      changed = true;
+      ({ id: playlistId } = await db.insertInto('playlists').values({ job_id: study.id, position }).returning('id').executeTakeFirstOrThrow());
+    }
+    const have = await db.selectFrom('stimuli').select(['id', 'is_training', 'position', 'spec']).where('playlist_id', '=', playlistId).execute();
+    const haveAt = new Map(have.map((s) => [`${s.is_training}:${s.position}`, s]));
+    const want = desiredStimuli(playlist);
+    const wantKeys = new Set(want.map((s) => `${s.isTraining}:${s.position}`));
+
+    const extra = have.filter((s) => !wantKeys.has(`${s.is_training}:${s.position}`)).map((s) => s.id);
+    if (extra.length > 0) {
+      changed = true;
+      if (!opts.dryRun) await db.deleteFrom('stimuli').where('id', 'in', extra).execute();
+    }
+    const inserts = [];
+    for (const s of want) {
+      const current = haveAt.get(`${s.isTraining}:${s.position}`);
+      if (current?.spec === s.spec) continue;
+      changed = true;
+      if (opts.dryRun) break;
+      if (current) await db.updateTable('stimuli').set({ spec: s.spec }).where('id', '=', current.id).execute();
+      else inserts.push({ playlist_id: playlistId, is_training: s.isTraining, position: s.position, spec: s.spec });
+    }
+    // Chunked so a large playlist stays under the bound-parameter limits of both dialects.
+    for (let i = 0; i < inserts.length; i += 500) await db.insertInto('stimuli').values(inserts.slice(i, i + 500)).execute();
+    if (changed && opts.dryRun) return true;
+  }
+  return changed;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { TimingEnvelope } from '../../contract/payloads.js';
+import type { PresentationRecord } from '../stage/types.js';
+import { fitTiming, MAX_TIMING_CHARS } from './timingEnvelope.js';
+
+const record = (label: string, drops = 0): PresentationRecord => ({
+  label,
+  media: ['job/a.png'],
+  requestedFrames: 30,
+  shownFrames: 30,
+  onsetMs: 1000,
+  offsetMs: 1500,
+  droppedFrames: drops,
+  refreshMs: 16.7,
+  drops: Array.from({ length: drops }, (_, i) => ({ atMs: i, intervalMs: 40 })),
+});
+
+const envelope = (plays: PresentationRecord[][]): TimingEnvelope => ({
+  v: 2,
+  plays,
+  refreshMs: 16.7,
+  timeOrigin: 1_700_000_000_000,
+  window: {
+    inner: { width: 1280, height: 720 },
+    outer: { width: 1280, height: 720 },
+    screen: { width: 1280, height: 720 },
+    available: { width: 1280, height: 720 },
+    document: { width: 1280, height: 720 },
+    zoom: 100,
+    isfullScreen: true,
+  },
+});
+
+describe('timing envelope', () => {
+  it('keeps every play when it fits', () => {
+    expect(fitTiming(envelope([[record('AB')], [record('AB')]])).plays).toHaveLength(2);
+  });
+
+  it('drops the middle replays when it would pass the size cap, keeping the first and last plays', () => {
+    const plays = Array.from({ length: 40 }, (_, i) => [record(`play${i}`, 400)]);
+    const fitted = fitTiming(envelope(plays));
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(MAX_TIMING_CHARS);
+    expect(fitted.truncated).toBe(true);
+    expect(fitted.plays[0]![0]!.label).toBe('play0');
+    expect(fitted.plays.at(-1)![0]!.label).toBe('play39');
+  });
+});

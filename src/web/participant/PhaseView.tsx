@@ -1,0 +1,83 @@
+import { lazy, Suspense } from 'react';
+import { useGlimpse } from '../flow/StoreContext.js';
+import { EndScreen } from '../screens/EndScreen.js';
+import { FailEligibility } from '../screens/FailEligibility.js';
+import { FailureScreen } from '../screens/FailureScreen.js';
+import { MediaLoading } from '../screens/MediaLoading.js';
+import { Spinner } from '../screens/Spinner.js';
+import { useStrings } from '../screens/useStrings.js';
+import type { StageController } from '../stage/types.js';
+import type { LoadedProtocol } from './ParticipantPage.js';
+import { StagedPhase } from './StagedPhase.js';
+
+// Screens with heavy dependencies (ua-parser-js, DOMPurify) are separate chunks, fetched while the job loads
+// (preloadJourneyScreens), so the first paint stays small. Screens few participants see load on demand.
+const loadEligibility = () => import('../screens/eligibility/EligibilityScreen.js');
+const loadWelcome = () => import('../screens/Welcome.js');
+const loadInstructions = () => import('../screens/Instructions.js');
+const EligibilityScreen = lazy(() => loadEligibility().then((m) => ({ default: m.EligibilityScreen })));
+const Welcome = lazy(() => loadWelcome().then((m) => ({ default: m.Welcome })));
+const Instructions = lazy(() => loadInstructions().then((m) => ({ default: m.Instructions })));
+const VisualScreening = lazy(() => import('../screens/visual/VisualScreening.js').then((m) => ({ default: m.VisualScreening })));
+const ConsentForm = lazy(() => import('../screens/consent/ConsentForm.js').then((m) => ({ default: m.ConsentForm })));
+
+export function preloadJourneyScreens(): void {
+  void Promise.all([loadEligibility(), loadWelcome(), loadInstructions()]).catch((error: unknown) => console.log('screen preload failed', error));
+}
+
+export interface PhaseViewProps {
+  /** The protocol's web part, once loaded. */
+  protocol: LoadedProtocol | null;
+  stage: StageController | null;
+}
+
+/** The DOM screen of the current phase (SPEC §2 screens, §4 phases). Screens show the store and dispatch user events. */
+export function PhaseView(props: PhaseViewProps) {
+  const t = useStrings();
+  return (
+    <Suspense fallback={<Spinner text={t.loading} />}>
+      <PhaseScreen {...props} />
+    </Suspense>
+  );
+}
+
+function PhaseScreen({ protocol, stage }: PhaseViewProps) {
+  const t = useStrings();
+  const flow = useGlimpse((s) => s.flow);
+  const job = useGlimpse((s) => s.job);
+  const email = useGlimpse((s) => s.query.email);
+  const instructionImage = useGlimpse((s) => s.protocol.instructionImage);
+  const dispatch = useGlimpse((s) => s.dispatch);
+  switch (flow.phase) {
+    case 'Landing':
+      return <Spinner text={t.loading} />;
+    case 'Eligibility':
+      if (flow.eligibilityStep === 'checks') return <EligibilityScreen />;
+      return (
+        <VisualScreening
+          order={job?.visualTests ?? []}
+          strings={t}
+          onPass={() => dispatch({ type: 'VISUAL_PASSED' })}
+          onExit={() => dispatch({ type: 'VISUAL_FAILED' })}
+        />
+      );
+    case 'Instruction':
+      if (flow.instructionStep === 'welcome') return <Welcome />;
+      if (flow.instructionStep === 'consent') {
+        return <ConsentForm email={email} strings={t} onSubmit={(form) => dispatch({ type: 'CONSENT_SIGNED', form })} />;
+      }
+      return <Instructions image={instructionImage} />;
+    case 'Loading':
+      return <MediaLoading />;
+    case 'Test':
+      if (!protocol) return <Spinner text={t.loading} />;
+      if (protocol.module.kind === 'staged') return <StagedPhase module={protocol.module} stage={stage} />;
+      return <protocol.module.TestView query={protocol.query} stage={stage} />;
+    case 'Result':
+      return <EndScreen />;
+    case 'FailEligibility':
+      return <FailEligibility />;
+    case 'Fail':
+      return <FailureScreen />;
+  }
+}

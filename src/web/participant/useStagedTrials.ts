@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PlaylistStimulus } from '../../contract/playlist.js';
+import type { StagedModule } from '../../protocols/types.js';
+import { answerPipelineOf } from '../flow/answers.js';
+import { mediaType } from '../flow/mediaLoader.js';
+import type { GlimpseStore } from '../flow/store.js';
+import { isStageMediaError } from '../stage/errors.js';
+import type { PresentationRecord, StageController } from '../stage/types.js';
+
+/**
+ * Runs a staged protocol's playlist on the stage, one stimulus at a time (SPEC §4 "Pair test, per stimulus",
+ * generic over the module): prepare its media, play its plan, open the response view, hand the answer to the
+ * answer pipeline, advance once it is stored. A failed post keeps the stimulus; the pipeline keeps its key, so
+ * submitting again cannot store it twice.
+ */
+
+export type TrialStatus = 'preparing' | 'playing' | 'responding' | 'saving';
+
+export interface TrialState {
+  index: number;
+  status: TrialStatus;
+  nbReplay: number;
+  /** Kind of media the stage could not show for this stimulus, if any. */
+  mediaError: 'video' | 'image' | null;
+  /** Changes on every play, so the response view is remounted (and its answer cleared) after a replay. */
+  playCount: number;
+}
+
+export interface StagedTrials extends TrialState {
+  stimulus: PlaylistStimulus | undefined;
+  answer(answer: unknown): void;
+  replay(): void;
+}
+
+interface RunnerInput {
+  store: GlimpseStore;
+  module: StagedModule;
+  params: unknown;
+  stimuli: PlaylistStimulus[];
+  training: boolean;
+  stage: StageController | null;
+  onDone(): void;
+}
+
+/** Kind of the media that could not be shown: a download that failed has no kind yet, its name tells it. */
+function failedKind(error: unknown): 'video' | 'image' {
+  if (!isStageMediaError(error)) return 'image';
+  if (error.mediaKind !== 'unknown') return error.mediaKind;
+  return mediaType(error.media, null)?.kind ?? 'image';
+}
+
+const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
+
+export function useStagedTrials({ store, module, params, stimuli, training, stage, onDone }: RunnerInput): StagedTrials {
+  // A resumed session goes on after the answered stimuli (flow.resumeAt); training always starts at its first.
+  const [state, setState] = useState<TrialState>(() => ({ ...FIRST, index: training ? 0 : store.getState().flow.resumeAt }));
+  /** The records of every play of the current stimulus (the first, then each replay). */
+  const plays = useRef<PresentationRecord[][]>([]);
+  /** Why the current stimulus could not be shown, for the answer's timing envelope. */
+  const failure = useRef<string | null>(null);
+  const stimulus = stimuli[state.index];
+
+  useEffect(() => {
+    store.getState().setTrial(stimulus ? { training, index: state.index, total: stimuli.length } : null);
+  }, [store, stimulus, training, state.index, stimuli.length]);
+
+  // Resumed after the last answer was stored (the page was left before the code came): nothing left to show.
+  useEffect(() => {
+    if (stimuli.length > 0 && state.index >= stimuli.length) onDone();
+    // Only the first index can be past the end (advance() stops at the last stimulus): checked once.
+  }, []);
+
+  // Present the stimulus whenever a new play is asked for (new index or replay): status preparing/playing.
+  const { index, playCount } = state;
+  useEffect(() => {
+    if (!stage || !stimulus) return;
+    const abort = new AbortController();
+    const replay = playCount > 0;
+    void (async () => {
+      let mediaError: TrialState['mediaError'] = null;
+      try {
+        await stage.prepare(module.mediaOf(stimulus, params));
+        if (abort.signal.aborted) return;
+        setState((s) => ({ ...s, status: 'playing' }));
+        const steps = module.plan(stimulus, { params, canvas: stage.size(), mediaSize: (m) => stage.mediaSize(m), replay });
+        plays.current.push(await stage.play(steps, { signal: abort.signal }));
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        console.log('the stimulus could not be shown', error);
+        if (isStageMediaError(error)) plays.current.push(error.records);
+        mediaError = failedKind(error);
+        failure.current = error instanceof Error ? error.message : String(error);
+      }
+      if (!abort.signal.aborted) setState((s) => ({ ...s, status: 'responding', mediaError }));
+    })();
+    return () => abort.abort();
+  }, [stage, stimulus, index, playCount, module, params]);
+
+  const advance = useCallback(() => {
+    plays.current = [];
+    failure.current = null;
+    if (state.index + 1 >= stimuli.length) {
+      onDone();
+      return;
+    }
+    setState((s) => ({ ...FIRST, index: s.index + 1 }));
+  }, [state.index, stimuli.length, onDone]);
+
+  const answer = useCallback(
+    (value: unknown) => {
+      if (!stimulus || state.status !== 'responding') return;
+      setState((s) => ({ ...s, status: 'saving' }));
+      void answerPipelineOf(store)
+        .rating({
+          stimulusId: stimulus.stimuliId,
+          value: module.value(value, stimulus),
+          nbReplay: state.nbReplay,
+          plays: plays.current,
+          refreshMs: stage?.refreshMs,
+          mediaError: failure.current,
+        })
+        .then((outcome) => {
+          // SPEC §4 step 6: a failed post is only logged; the test stays on this stimulus and can be submitted again.
+          if (outcome === 'stored' || outcome === 'training') advance();
+          else setState((s) => ({ ...s, status: 'responding' }));
+        });
+    },
+    [store, stimulus, state.status, state.nbReplay, stage, module, advance],
+  );
+
+  const replay = useCallback(() => {
+    if (state.status !== 'responding') return;
+    failure.current = null;
+    setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1 }));
+  }, [state.status]);
+
+  return { ...state, stimulus, answer, replay };
+}

@@ -1,9 +1,0 @@
-import { StandaloneVisualPage } from './StandaloneVisualPage.js';
-
-/** SPEC §2 names /visual_test the colour-blindness test; the acuity test has its own page, /monoyer. */
-const COLOR_ONLY = ['color'] as const;
-
-/** Route /visual_test: the colour-vision plates. */
-export default function VisualTestPage() {
-  return <StandaloneVisualPage order={COLOR_ONLY} />;
-}

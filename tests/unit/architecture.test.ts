@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROTOCOL_NAMES } from '../../src/protocols/registry.js';
+
+/** The boundaries the codebase promises (README "Project layout"), checked on the source text. */
+
+function sources(dir: string): Array<{ file: string; text: string }> {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    if (!/\.(ts|tsx)$/.test(name) || /\.test\.tsx?$/.test(name)) return [];
+    return [{ file: relative(process.cwd(), path), text: readFileSync(path, 'utf8') }];
+  });
+}
+
+const offenders = (files: Array<{ file: string; text: string }>, pattern: RegExp) => files.filter((f) => pattern.test(f.text)).map((f) => f.file);
+
+describe('architecture', () => {
+  const server = sources('src/server');
+  const outsideStorage = server.filter((f) => !f.file.startsWith('src/server/storage/'));
+
+  it('routes, CLI, export and import hold no SQL: storage functions do', () => {
+    expect(offenders(outsideStorage, /\.(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql`/)).toEqual([]);
+  });
+
+  it('storage.db is reached only from storage code (and the testkit, which reads what was stored)', () => {
+    const all = [...sources('src'), ...sources('bench'), ...sources('scripts')];
+    expect(offenders(all.filter((f) => !f.file.startsWith('src/server/storage/')), /\.db\b(?!\w)/)).toEqual([]);
+  });
+
+  it('the server keeps no per-protocol branch: the protocol table says it all', () => {
+    const names = PROTOCOL_NAMES.join('|');
+    expect(offenders(server, new RegExp(`[!=]==\\s*'(${names})'|'(${names})'\\s*[!=]==|case '(${names})'`))).toEqual([]);
+  });
+
+  it('only src/web/stage imports PixiJS', () => {
+    const web = [...sources('src/web'), ...sources('src/protocols')];
+    expect(offenders(web.filter((f) => !f.file.startsWith('src/web/stage/')), /from '(pixi\.js|@pixi\/react)'/)).toEqual([]);
+  });
+
+  it('protocol definitions stay light: no React, PixiJS, Node or schema library in their index.ts', () => {
+    const definitions = sources('src/protocols').filter((f) => /src\/protocols\/[^/]+\/index\.ts$/.test(f.file) || f.file.endsWith('registry.ts'));
+    expect(definitions.length).toBe(PROTOCOL_NAMES.length + 1);
+    expect(offenders(definitions, /from '(react|pixi\.js|@pixi\/react|node:[a-z]+|@sinclair\/typebox)'/)).toEqual([]);
+  });
+});
