@@ -1,0 +1,147 @@
+import { useMemo } from 'react';
+import { useConsole, type JobStats } from './context.js';
+import { VegaChart } from './VegaChart.js';
+
+/** The live overview of a study: counters, progress per playlist, completions, drop-out, timing and screening. */
+export function Overview({ stats }: { stats: JobStats }) {
+  const { t } = useConsole();
+  const s = stats.sessions;
+  const completionsSpec = useMemo(
+    () => ({
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      width: 560,
+      height: 180,
+      data: { values: stats.completions },
+      mark: { type: 'bar', color: '#1f5fae' },
+      encoding: {
+        x: { field: 'hour', type: 'temporal', timeUnit: 'yearmonthdatehours', title: null },
+        y: { field: 'completed', type: 'quantitative', title: t.completed },
+      },
+    }),
+    [stats.completions, t.completed],
+  );
+  return (
+    <section aria-labelledby="overview-title">
+      <h2 id="overview-title">{t.overview}</h2>
+      <p className="muted">{t.live}</p>
+      <dl className="counters" aria-live="polite">
+        {(['started', 'running', 'completed', 'accepted', 'rejected'] as const).map((key) => (
+          <div key={key}>
+            <dt>{t[key]}</dt>
+            <dd id={`stat-${key}`}>{s[key]}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>{t.medianDuration}</dt>
+          <dd id="stat-median">{stats.medianSessionMinutes === null ? '–' : `${stats.medianSessionMinutes} ${t.minutes}`}</dd>
+        </div>
+      </dl>
+
+      <h3>{t.progress}</h3>
+      <p className="muted">
+        {t.target}: {stats.target ?? t.noTarget}
+      </p>
+      <table className="console-table">
+        <caption className="visually-hidden">{t.progress}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.playlist}</th>
+            <th scope="col">{t.accepted}</th>
+            <th scope="col">{t.started}</th>
+            <th scope="col">{t.running}</th>
+            <th scope="col">{t.completed}</th>
+            <th scope="col">{t.rejected}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {stats.playlists.map((p) => (
+            <tr key={p.id}>
+              <th scope="row">{p.position + 1}</th>
+              <td>
+                {stats.target ? (
+                  <progress value={Math.min(p.accepted, stats.target)} max={stats.target} aria-label={`${t.playlist} ${p.position + 1}: ${p.accepted} / ${stats.target}`} />
+                ) : null}{' '}
+                {p.accepted}
+                {stats.target ? ` / ${stats.target}` : ''}
+              </td>
+              <td>{p.started}</td>
+              <td>{p.running}</td>
+              <td>{p.completed}</td>
+              <td>{p.rejected}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      {stats.completions.length > 0 && <VegaChart spec={completionsSpec} title={t.completions} />}
+
+      <div className="columns">
+        <div>
+          <h3>{t.dropOut}</h3>
+          {stats.dropOut.length === 0 ? (
+            <p>{t.none}</p>
+          ) : (
+            <table className="console-table" id="drop-out">
+              <caption className="visually-hidden">{t.dropOut}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.phase}</th>
+                  <th scope="col">{t.sessions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.dropOut.map((d) => (
+                  <tr key={d.phase}>
+                    <td>{d.phase}</td>
+                    <td>{d.sessions}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h3>{t.timing}</h3>
+          <p id="timing-quality">
+            {t.passed}: {stats.timing.passed} · {t.failed}: {stats.timing.failed}
+          </p>
+        </div>
+        <div>
+          <h3>{t.screening}</h3>
+          <table className="console-table" id="screening-rules">
+            <caption className="visually-hidden">{t.screening}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.rule}</th>
+                <th scope="col">{t.passed}</th>
+                <th scope="col">{t.failed}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {stats.rules
+                .filter((r) => r.passed + r.failed > 0)
+                .map((r) => (
+                  <tr key={r.rule}>
+                    <td>{r.rule}</td>
+                    <td>{r.passed}</td>
+                    <td>{r.failed}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+
+      <h3>{t.rejections}</h3>
+      {stats.rejections.length === 0 ? (
+        <p>{t.none}</p>
+      ) : (
+        <ul id="rejections">
+          {stats.rejections.map((r) => (
+            <li key={r.sessionId}>
+              {t.session} {r.sessionId}: {r.reasons.join('; ')}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

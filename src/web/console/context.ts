@@ -1,0 +1,52 @@
+import { createContext, useContext } from 'react';
+import type { ConsoleStrings } from './strings.js';
+
+export interface ConsoleUser {
+  id: number;
+  email: string;
+  admin: boolean;
+}
+
+export interface ConsoleContextValue {
+  t: ConsoleStrings;
+  user: ConsoleUser;
+}
+
+export const ConsoleContext = createContext<ConsoleContextValue | null>(null);
+
+export function useConsole(): ConsoleContextValue {
+  const value = useContext(ConsoleContext);
+  if (!value) throw new Error('useConsole outside the console');
+  return value;
+}
+
+/** The server's job list entry and job page shapes (src/server/console/job-routes.ts, stats.ts). */
+export interface JobStats {
+  status: string;
+  target: number | null;
+  sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; notJudged: number };
+  playlists: Array<{ id: number; position: number; started: number; running: number; completed: number; accepted: number; rejected: number }>;
+  completions: Array<{ hour: string; completed: number }>;
+  medianSessionMinutes: number | null;
+  dropOut: Array<{ phase: string; sessions: number }>;
+  timing: { passed: number; failed: number };
+  rules: Array<{ rule: string; passed: number; failed: number }>;
+  rejections: Array<{ sessionId: number; completedAt: string | null; reasons: string[] }>;
+}
+
+export interface JobSummary {
+  id: string;
+  protocol: string;
+  role: 'owner' | 'viewer';
+  status: string;
+  sessions: JobStats['sessions'];
+  links: { prolific: string; mturk: string; lab: string };
+}
+
+export interface JobDetail {
+  id: string;
+  protocol: string;
+  role: 'owner' | 'viewer';
+  question: string;
+  stats: JobStats;
+}
