@@ -59,6 +59,8 @@ export function isPageDefect(text: string): boolean {
 export interface GlimpseServer {
   /** http://127.0.0.1:{port}; also the tests' baseURL, so page.goto('/pvid/e2e-pvid') works. */
   url: string;
+  /** The server's SQLite file (the CLI's DATABASE_URL). */
+  databaseUrl: string;
   /** Kysely over the server's SQLite file: assert what was stored. */
   db: Db;
   storage: Storage;
@@ -91,10 +93,11 @@ export const test = base.extend<{ participant: Participant }, { glimpse: Glimpse
       const tempDir = mkdtempSync(join(tmpdir(), 'glimpse-e2e-'));
       const mediaDir = join(tempDir, 'media');
       await ensureDemoMedia(E2E_STUDIES_DIR);
+      const databaseUrl = join(tempDir, 'glimpse-e2e.db');
       const server = await startServer({
         host: '127.0.0.1',
         port: 0,
-        databaseUrl: join(tempDir, 'glimpse-e2e.db'),
+        databaseUrl,
         mediaDir,
         mediaBaseUrl: '',
         webDir: WEB_DIR,
@@ -102,7 +105,7 @@ export const test = base.extend<{ participant: Participant }, { glimpse: Glimpse
         logger: false,
       });
       try {
-        await use({ url: server.url, db: server.storage.db, storage: server.storage, server, mediaDir });
+        await use({ url: server.url, databaseUrl, db: server.storage.db, storage: server.storage, server, mediaDir });
       } finally {
         await server.close();
         rmSync(tempDir, { recursive: true, force: true });
@@ -123,8 +126,10 @@ export const test = base.extend<{ participant: Participant }, { glimpse: Glimpse
       const text = message.text();
       if (isPageDefect(text)) defects.push(`${message.type()}: ${text}`);
     });
+    // An uncaught exception is a defect too (a blocked eval once left every stage on "Loading stimuli").
+    page.on('pageerror', (error) => defects.push(`uncaught: ${error.message}`));
     await use(page);
-    expect(defects, 'PixiJS warnings or CSP violations logged by the page').toEqual([]);
+    expect(defects, 'PixiJS warnings, CSP violations or uncaught exceptions of the page').toEqual([]);
   },
 
   participant: async ({ glimpse }, use) => {

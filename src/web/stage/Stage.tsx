@@ -7,6 +7,9 @@
  * element <Stage> renders (100% x 100% of its parent by default) and follows its size.
  */
 import { Application, extend } from '@pixi/react';
+// The page's Content-Security-Policy has no 'unsafe-eval' (README "Security"): PixiJS then needs its eval-free
+// uniform and shader-sync functions, which this module installs before any renderer exists.
+import 'pixi.js/unsafe-eval';
 import { Container } from 'pixi.js';
 import type { Application as PixiApplication } from 'pixi.js';
 import { useEffect, useRef, useState } from 'react';

@@ -1,0 +1,235 @@
+/**
+ * The researcher console in Chromium against the real server (README "Console"): sign in, upload a study zip and
+ * open it; the job page's counters follow a participant who completes in another browser context, with no reload;
+ * a pause shows the next participant the paused screen; the CSV and the report downloaded from the page are the
+ * CLI's; a viewer sees no platform id and cannot withdraw; no session or a wrong CSRF token changes nothing; and
+ * axe-core finds no serious violation on any console page.
+ */
+import { randomUUID } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { PROTOCOLS } from '../../src/protocols/registry.js';
+import { runCli } from '../../src/server/cli.js';
+import { jobStatus } from '../../src/server/storage/users.js';
+import { addUser, PASSWORD, zipFolder } from '../../testkit/console.js';
+import { E2E_STUDIES_DIR, expect, test, type GlimpseServer } from './fixtures';
+import { openInstructions, voteDialog } from './protocols-steps';
+
+const JOB = 'console-acr';
+const IMAGES = ['images/landscape_320x180_ref.jpg', 'images/city_320x180_q5.jpg'];
+
+/** A zip of study.json and its two images, as a researcher would upload it. */
+async function studyZip(): Promise<Buffer> {
+  const folder = await mkdtemp(join(tmpdir(), 'glimpse-console-study-'));
+  const study = JSON.parse(await readFile(join(E2E_STUDIES_DIR, 'e2e-acr.json'), 'utf8')) as { id: string; playlists: unknown; quality?: unknown };
+  study.id = JOB;
+  study.playlists = [{ stimuli: IMAGES.map((source) => ({ source })) }];
+  // The timing rule is left out as in quality-acr.json: SwiftShader here drops frames a participant's GPU would not.
+  study.quality = { targetAcceptedPerPlaylist: 3, rules: { maxMistimedShare: false } };
+  await mkdir(join(folder, 'media/images'), { recursive: true });
+  for (const image of IMAGES) await cp(join(E2E_STUDIES_DIR, 'media', image), join(folder, 'media', image));
+  await writeFile(join(folder, 'study.json'), JSON.stringify(study, null, 2));
+  return zipFolder(folder);
+}
+
+/** No serious or critical axe-core violation (WCAG 2.1 A and AA) on the page as it stands. */
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `axe-core on ${what}`).toEqual([]);
+}
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/console');
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Studies' })).toBeVisible();
+}
+
+/** The CLI, in-process, against the e2e server's database; resolves with what it printed. */
+async function cliOutput(glimpse: GlimpseServer, args: string[]): Promise<string> {
+  const saved = { ...process.env };
+  process.env.DATABASE_URL = glimpse.databaseUrl;
+  process.env.MEDIA_DIR = glimpse.mediaDir;
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const chunks: Buffer[] = [];
+  const errors: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  err.on('data', (c: Buffer) => errors.push(c));
+  try {
+    const code = await runCli(args, { out, err });
+    expect(code, Buffer.concat(errors).toString()).toBe(0);
+    return Buffer.concat(chunks).toString();
+  } finally {
+    process.env = saved;
+  }
+}
+
+/** Clicks a download button of the page; resolves with the downloaded file's name and text. */
+async function downloadText(page: Page, button: string): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
+  return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
+}
+
+const participantLink = (pid: string) => `/${PROTOCOLS.absolute_category_rating.route}/${JOB}?${new URLSearchParams({ platform: 'prolific', PROLIFIC_PID: pid, STUDY_ID: 'console', SESSION_ID: `s-${pid}` })}`;
+
+test('a researcher uploads a study, opens it, watches a participant complete live, pauses it, and downloads what the CLI writes', async ({ browser, page, glimpse }) => {
+  test.setTimeout(240_000);
+  const owner = `owner-${randomUUID()}@lab.example`;
+  await addUser(glimpse.storage, owner);
+  await page.goto('/console');
+  await expectAccessible(page, 'the sign-in page');
+  await page.getByLabel('E-mail address').fill(owner);
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Wrong e-mail address or password.');
+  await signIn(page, owner);
+  await expectAccessible(page, 'the studies list');
+
+  // Upload: a zip of study.json and its media, imported as a draft.
+  await page.getByRole('link', { name: 'Import a study' }).click();
+  await page.getByLabel('Study archive (.zip with study.json and its media)').setInputFiles({ name: 'console-acr.zip', mimeType: 'application/zip', buffer: await studyZip() });
+  await expectAccessible(page, 'the import page');
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.locator('#import-result')).toContainText(`Imported: ${JOB} (created).`);
+  expect(await jobStatus(glimpse.storage, JOB)).toBe('draft');
+  await page.locator('#import-result').getByRole('link', { name: JOB }).click();
+
+  // The job page: a draft, opened with an explicit confirmation.
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(JOB);
+  await expect(page.locator('#job-status')).toHaveText('draft');
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(page.getByRole('dialog')).toContainText('Open the study to new participants?');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.locator('#job-status')).toHaveText('open');
+  expect(await jobStatus(glimpse.storage, JOB)).toBe('open');
+  await expect(page.locator('#stat-started')).toHaveText('0');
+  await expect(page.locator('#stat-completed')).toHaveText('0');
+  await expectAccessible(page, 'the job overview');
+
+  // A participant completes in another browser context; the counters follow with no reload.
+  const loadedAt = await page.evaluate(() => performance.timeOrigin);
+  const context = await browser.newContext();
+  const participantPage = await context.newPage();
+  const pid = `console${randomUUID().slice(0, 8)}`;
+  const { playlist } = await openInstructions(participantPage, participantLink(pid), '/instructions/acr.svg');
+  await expect(page.locator('#stat-started')).toHaveText('1');
+  await expect(page.locator('#stat-running')).toHaveText('1');
+  await participantPage.getByRole('button', { name: 'Go to the test' }).click();
+  for (const [i] of playlist.stimulis.entries()) {
+    const modal = await voteDialog(participantPage, i, playlist.stimulis.length);
+    await modal.getByRole('button', { name: i === 0 ? 'Excellent' : 'Poor', exact: true }).click();
+    await modal.getByRole('button', { name: 'Submit' }).click();
+  }
+  await expect(participantPage.locator('#verification-code')).toHaveText(/^[A-Z3-9]{12}$/, { timeout: 30_000 });
+  await expect(page.locator('#stat-completed')).toHaveText('1');
+  await expect(page.locator('#stat-running')).toHaveText('0');
+  await expect(page.locator('#stat-accepted')).toHaveText('1');
+  await expect(page.getByRole('progressbar', { name: 'Playlist 1: 1 / 3' })).toBeVisible();
+  expect(await page.evaluate(() => performance.timeOrigin)).toBe(loadedAt);
+  await context.close();
+
+  // Pause: the next participant sees the paused screen; nothing is stored for them.
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByRole('dialog')).toContainText('Pause the study?');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.locator('#job-status')).toHaveText('paused');
+  const late = await browser.newContext();
+  const latePage = await late.newPage();
+  await latePage.goto(participantLink(`late${randomUUID().slice(0, 8)}`));
+  // The job's state is read when the page opens: the paused screen comes first, with nothing to click.
+  await expect(latePage.getByText('This study is paused for a moment: it takes no new participants right now. Please try again later.')).toBeVisible();
+  await expect(latePage.getByRole('button', { name: 'Continue' })).toHaveCount(0);
+  await late.close();
+  await expect(page.locator('#stat-started')).toHaveText('1');
+  expect(await glimpse.db.selectFrom('sessions').select('id').where('job_id', '=', JOB).execute()).toHaveLength(1);
+
+  // Participants: the owner sees the platform ids.
+  await page.getByRole('link', { name: 'Participants' }).click();
+  await expect(page.locator('#participants-table')).toContainText(pid);
+  await expectAccessible(page, 'the participants table');
+
+  // Downloads: the ratings CSV and the report are byte for byte the CLI's (the report's generation time aside).
+  await page.getByRole('link', { name: 'Downloads' }).click();
+  const csv = await downloadText(page, 'ratings.csv');
+  expect(csv.name).toBe(`${JOB}-ratings.csv`);
+  expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(1 + playlist.stimulis.length);
+  const cliDir = await mkdtemp(join(tmpdir(), 'glimpse-console-cli-'));
+  await cliOutput(glimpse, ['export', JOB, '--out', join(cliDir, 'ratings.csv')]);
+  expect(csv.text).toBe(await readFile(join(cliDir, 'ratings.csv'), 'utf8'));
+  const report = await downloadText(page, 'Download the report (HTML)');
+  await cliOutput(glimpse, ['report', JOB, '--out', join(cliDir, 'report')]);
+  const withoutTime = (html: string) => html.replace(/<th[^>]*>Generated<\/th>\s*<td>[^<]*<\/td>/, '');
+  expect(report.text).toContain('<th');
+  expect(withoutTime(report.text)).toBe(withoutTime(await readFile(join(cliDir, 'report/report.html'), 'utf8')));
+  await page.getByRole('button', { name: 'Show the charts' }).click();
+  await expect(page.locator('figure.chart canvas').first()).toBeVisible();
+  await expectAccessible(page, 'the downloads page with charts');
+});
+
+test('a viewer sees no platform id and cannot withdraw; no session or a wrong CSRF token changes nothing', async ({ browser, page, glimpse, participant }) => {
+  // Someone else holds the first (administrator) account, so the viewer is only a viewer.
+  await addUser(glimpse.storage, `admin-${randomUUID()}@lab.example`);
+  const viewer = `viewer-${randomUUID()}@lab.example`;
+  await addUser(glimpse.storage, viewer, { jobId: 'e2e-acr', role: 'viewer' });
+  const participantContext = await browser.newContext();
+  await openInstructions(await participantContext.newPage(), participant.linkTo('e2e-acr'), '/instructions/acr.svg');
+  await participantContext.close();
+  const session = (await participant.session('e2e-acr'))!;
+
+  await signIn(page, viewer);
+  await expect(page.locator('#jobs-table')).toContainText('e2e-acr');
+  await expect(page.locator('#jobs-table')).not.toContainText('e2e-pvid');
+  await page.goto('/console/jobs/e2e-acr/participants');
+  await expect(page.locator('#participants-table')).toContainText(String(session.id));
+  await expect(page.locator('#participants-table')).not.toContainText(participant.pid);
+  await expect(page.getByRole('columnheader', { name: 'Platform ids' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Withdraw/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Pause', exact: true })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Downloads' }).click();
+  await expect(page.getByRole('button', { name: 'ratings.csv' })).toHaveCount(0);
+
+  // The API refuses the viewer too, with its own valid CSRF token.
+  const { csrfToken } = (await (await page.request.get('/console/api/me')).json()) as { csrfToken: string };
+  const withdraw = await page.request.post('/console/api/jobs/e2e-acr/withdraw', { data: { sessionId: session.id, confirm: true }, headers: { 'x-csrf-token': csrfToken } });
+  expect([withdraw.status(), ((await withdraw.json()) as { error: string }).error]).toEqual([403, 'FORBIDDEN']);
+  expect(await participant.session('e2e-acr')).toMatchObject({ id: session.id });
+
+  // An owner's cookie with a forged CSRF token, and no session at all: nothing changes.
+  const owner = `owner-${randomUUID()}@lab.example`;
+  await addUser(glimpse.storage, owner, { jobId: 'e2e-acr', role: 'owner' });
+  const ownerContext = await browser.newContext({ baseURL: glimpse.url });
+  const ownerPage = await ownerContext.newPage();
+  await signIn(ownerPage, owner);
+  for (const headers of [{ 'x-csrf-token': 'forged' }, {}]) {
+    const res = await ownerPage.request.post('/console/api/jobs/e2e-acr/status', { data: { status: 'closed', confirm: true }, headers });
+    expect([res.status(), ((await res.json()) as { error: string }).error]).toEqual([403, 'CSRF']);
+  }
+  const anonymous = await browser.newContext({ baseURL: glimpse.url });
+  for (const [url, data] of [
+    ['/console/api/jobs/e2e-acr/status', { status: 'closed', confirm: true }],
+    ['/console/api/jobs/e2e-acr/withdraw', { sessionId: session.id, confirm: true }],
+  ] as const) {
+    const res = await anonymous.request.post(url, { data, headers: { 'x-csrf-token': csrfToken } });
+    expect([url, res.status()]).toEqual([url, 401]);
+  }
+  expect((await anonymous.request.get('/console/api/jobs')).status()).toBe(401);
+  // Signed out, the console offers its French wording too (the lab's language).
+  const signedOut = await anonymous.newPage();
+  await signedOut.goto('/console');
+  await signedOut.getByRole('button', { name: 'Français' }).click();
+  await expect(signedOut.getByRole('heading', { name: 'Connexion à la console' })).toBeVisible();
+  await expect(signedOut.getByLabel('Adresse électronique')).toBeVisible();
+  await expect(signedOut.locator('html')).toHaveAttribute('lang', 'fr');
+  expect(await jobStatus(glimpse.storage, 'e2e-acr')).toBe('open');
+  expect(await participant.session('e2e-acr')).toMatchObject({ id: session.id });
+  await anonymous.close();
+  await ownerContext.close();
+});
