@@ -208,7 +208,7 @@ test('a viewer sees no platform id and cannot withdraw; no session or a wrong CS
   const ownerContext = await browser.newContext({ baseURL: glimpse.url });
   const ownerPage = await ownerContext.newPage();
   await signIn(ownerPage, owner);
-  for (const headers of [{ 'x-csrf-token': 'forged' }, {}]) {
+  for (const headers of [{ 'x-csrf-token': 'forged' }, {}] as Array<Record<string, string>>) {
     const res = await ownerPage.request.post('/console/api/jobs/e2e-acr/status', { data: { status: 'closed', confirm: true }, headers });
     expect([res.status(), ((await res.json()) as { error: string }).error]).toEqual([403, 'CSRF']);
   }

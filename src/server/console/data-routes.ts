@@ -17,7 +17,7 @@ import { JobReportError, jobReport } from '../report/job-report.js';
 import { rowsOfJob } from '../storage/console-reads.js';
 import { findJob } from '../storage/jobs.js';
 import { decisionRows } from '../storage/quality.js';
-import { grantRole, setJobStatus } from '../storage/users.js';
+import { grantRole } from '../storage/users.js';
 import { importStudy, StudyConflictError } from '../study/import.js';
 import { StudyValidationError } from '../study/validate.js';
 import { requireRole } from './auth.js';
@@ -64,12 +64,9 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       }
       try {
         // The console is one source: uploading the same study again is a re-import, as with the same file in the CLI.
-        const report = await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${String(studyId)}` });
-        if (report.status === 'created') {
-          // A study uploaded here starts as a draft: its owner opens it when ready.
-          await setJobStatus(app.storage, report.jobId, 'draft');
-          await grantRole(app.storage, report.jobId, user.id, 'owner');
-        }
+        // A study uploaded here starts as a draft (created so, in the import's transaction): its owner opens it when ready.
+        const report = await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${String(studyId)}`, createdStatus: 'draft' });
+        if (report.status === 'created') await grantRole(app.storage, report.jobId, user.id, 'owner');
         return report;
       } catch (error) {
         if (error instanceof StudyValidationError) throw new HttpError(400, 'STUDY_INVALID', `${error.problems.length} problem(s) in study.json`, { details: error.problems });

@@ -1,5 +1,5 @@
 import type { MediaAttributes, StudyFile } from '../../contract/study.js';
-import { nowIso, type Db, type Storage } from './types.js';
+import { nowIso, type Db, type JobStatus, type Storage } from './types.js';
 
 /**
  * Storing a study file's job, playlists and stimuli (the database half of study/import.ts). Idempotent: playlists
@@ -20,6 +20,8 @@ export interface SaveStudyOptions {
   source: string;
   /** Let this file replace a job imported from another file or of another protocol. */
   replace?: boolean;
+  /** The status of a job this import creates (default open; the console's uploads start as drafts). */
+  createdStatus?: JobStatus;
 }
 
 /** JSON with sorted keys, so the same stimulus always stores the same text (change detection on re-import). */
@@ -66,7 +68,7 @@ async function saveJob(trx: Db, study: StudyFile, options: SaveStudyOptions): Pr
   const quality = study.quality ? canonicalJson(study.quality) : null;
   const source = options.source;
   if (!existing) {
-    await trx.insertInto('jobs').values({ id: study.id, protocol, fields, quality, source, created_at: now, updated_at: now }).execute();
+    await trx.insertInto('jobs').values({ id: study.id, protocol, fields, quality, source, created_at: now, updated_at: now, ...(options.createdStatus ? { status: options.createdStatus } : {}) }).execute();
     await syncPlaylists(trx, study);
     return 'created';
   }

@@ -5,7 +5,7 @@ import { PROTOCOLS, type ProtocolRegistry } from '../../protocols/registry.js';
 import type { ProtocolDefinition } from '../../protocols/types.js';
 import type { StudyFile } from '../../contract/study.js';
 import { saveStudy, type StudyMediaFile, type StudySaveStatus } from '../storage/studies.js';
-import type { Storage } from '../storage/types.js';
+import type { JobStatus, Storage } from '../storage/types.js';
 import { htmlImageSources, jobHtmlFields } from '../../contract/study-html.js';
 import { placeRandomChecks } from './check-positions.js';
 import { loadStudy } from './validate.js';
@@ -30,6 +30,8 @@ export interface ImportOptions {
   replace?: boolean;
   /** Where the study comes from, as recorded on the job (default: the file's real path; the console: `console:{id}`). */
   source?: string;
+  /** The status of a job this import creates (default open). */
+  createdStatus?: JobStatus;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function importStudy(storage: Storage, studyPath: string, mediaDir:
   const staging = join(mediaDir, '.staging', `${study.id}-${randomBytes(6).toString('hex')}`);
   try {
     const { copied: mediaCopied, files } = await stageMedia(study, protocol, mediaRoot, live, staging);
-    const status = await saveStudy(storage, study, files, { source: opts.source ?? loaded.file, replace: opts.replace });
+    const status = await saveStudy(storage, study, files, { source: opts.source ?? loaded.file, replace: opts.replace, createdStatus: opts.createdStatus });
     await swapIn(staging, live, join(mediaDir, '.staging'));
     const stimuli = study.playlists.reduce((n, p) => n + p.stimuli.length + (p.training ?? []).length, 0);
     return { jobId: study.id, protocol: protocol.name, route: protocol.route, status, playlists: study.playlists.length, stimuli, mediaCopied };
