@@ -36,7 +36,8 @@ class Target {
     child.stderr.pipe(process.stderr);
   }
   static async start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ target: Target; prepared: Prepared }> {
-    const child = spawn('npx', ['tsx', 'bench/api/target.ts', ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+    // No per-address limit on session creation: every prepared session comes from this one address.
+    const child = spawn('npx', ['tsx', 'bench/api/target.ts', ...args], { env: { ...process.env, RATE_LIMIT_SESSIONS_PER_MINUTE: '0', ...env }, stdio: 'pipe' });
     const target = new Target(child);
     const ready = await target.nextLine();
     return { target, prepared: JSON.parse(ready) as Prepared };
@@ -66,14 +67,21 @@ const LOGS = JSON.stringify([
   { label: 'B', media: ['bench/green.png'], requestedFrames: 60, shownFrames: 60, onsetMs: 3234.7, offsetMs: 4234.8, droppedFrames: 0, refreshMs: 16.67, endedBy: 'duration' },
 ]);
 
-/** Runs autocannon; for Glimpse every request is a new rating (session, stimulus and key change each time). */
-async function load(prepared: Prepared, seconds: number, runId: string) {
-  let n = 0;
+/** Presentations already answered on each target, so that the next run (warm-up included) answers new ones. */
+const answered = new WeakMap<Prepared, number>();
+
+/**
+ * Runs autocannon; for Glimpse every request is a new rating: the next presentation not answered yet (session and
+ * stimulus change each time) with a new key.
+ */
+async function load(prepared: Prepared, seconds: number, runId: string, connections = CONNECTIONS) {
+  let n = answered.get(prepared) ?? 0;
   let firstFailure = '';
   const glimpse = prepared.sessions.length > 0;
+  const capacity = prepared.sessions.length * prepared.stimuli.length;
   const result = await autocannon({
     url: prepared.url,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     requests: [
       {
@@ -81,6 +89,8 @@ async function load(prepared: Prepared, seconds: number, runId: string) {
         path: glimpse ? '/api/ratings/' : '/',
         setupRequest: (request: Record<string, unknown>) => {
           const i = n++;
+          answered.set(prepared, n);
+          if (glimpse && i >= capacity) throw new Error(`the target has only ${capacity} presentations: raise SESSIONS or STIMULI in target.ts`);
           const session = glimpse ? prepared.sessions[i % prepared.sessions.length] : { id: 1, token: 'x' };
           const stimulus = glimpse ? prepared.stimuli[Math.floor(i / prepared.sessions.length) % prepared.stimuli.length] : 1;
           request.headers = { 'content-type': 'application/json', 'idempotency-key': `${runId.replace(/[^A-Za-z0-9]+/g, '-')}-${i}` };
@@ -124,9 +134,109 @@ async function measureGlimpse(name: string, databaseUrl: string, env: NodeJS.Pro
   }
 }
 
+/**
+ * Cheap rejection (issue 14): a 12 MB invalid mouse-log body, posted without the session-token header (refused
+ * before it is read), then with it (parsed and refused in a worker thread) while /meta.json is polled every 5 ms;
+ * the delay is the worst /meta.json answer during the parse minus its median when idle. Best of 3 rounds each.
+ */
+async function freeze(prepared: Prepared) {
+  const session = prepared.sessions[0]!;
+  const wrong = (n: number) => Array.from({ length: n }, (_, i) => ({ x: String(i), y: 'y', t: 't', vt: 'v' }));
+  const junk = JSON.stringify({ stimuli_id: prepared.stimuli[0], session_id: session.id, session_token: session.token, screening_no: 0, logs: null, mouse_logs: { mediaA: wrong(170_000), mediaB: wrong(170_000) } });
+  const post = async (headers: Record<string, string>) => {
+    const started = performance.now();
+    const res = await fetch(`${prepared.url}/api/bubblescreenings/`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: junk });
+    await res.arrayBuffer();
+    return { ms: performance.now() - started, status: res.status };
+  };
+  const meta = async () => {
+    const started = performance.now();
+    await (await fetch(`${prepared.url}/meta.json`)).arrayBuffer();
+    return performance.now() - started;
+  };
+  const idle: number[] = [];
+  for (let i = 0; i < 50; i++) idle.push(await meta());
+  idle.sort((a, b) => a - b);
+  const idleMedian = idle[25]!;
+  let withoutToken = { ms: Infinity, status: 0 };
+  for (let i = 0; i < 3; i++) {
+    const r = await post({});
+    if (r.ms < withoutToken.ms) withoutToken = r;
+  }
+  let withToken = { ms: Infinity, status: 0, worstMetaMs: Infinity, metaProbes: 0 };
+  for (let i = 0; i < 3; i++) {
+    let done = false;
+    let worst = 0;
+    let probes = 0;
+    const probe = (async () => {
+      while (!done) {
+        worst = Math.max(worst, await meta());
+        probes++;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const r = await post({ 'glimpse-session-token': session.token });
+    done = true;
+    await probe;
+    if (worst < withToken.worstMetaMs) withToken = { ...r, worstMetaMs: worst, metaProbes: probes };
+  }
+  const round = (x: number) => Number(x.toFixed(1));
+  return {
+    bodyBytes: junk.length,
+    withoutToken: { status: withoutToken.status, ms: round(withoutToken.ms), targetMs: 200, met: withoutToken.ms < 200 },
+    withToken: { status: withToken.status, ms: round(withToken.ms) },
+    metaIdleMedianMs: round(idleMedian),
+    metaWorstDuringParseMs: round(withToken.worstMetaMs),
+    metaProbesDuringParse: withToken.metaProbes,
+    metaDelayMs: round(withToken.worstMetaMs - idleMedian),
+    delayTargetMs: 50,
+    met: withoutToken.ms < 200 && withToken.worstMetaMs - idleMedian < 50,
+  };
+}
+
+/**
+ * Several nodes on one PostgreSQL database (README "Deployment on several nodes"): `nodes` Glimpse processes, the
+ * first importing the study, each with its own sessions; the same 100 connections spread over them.
+ */
+async function measureNodes(name: string, databaseUrl: string, nodes: number) {
+  const first = await Target.start(['glimpse', databaseUrl]);
+  const others = [];
+  for (let node = 1; node < nodes; node++) others.push(await Target.start(['join', databaseUrl, String(node)]));
+  const all = [first, ...others];
+  const share = (i: number) => Math.floor(CONNECTIONS / nodes) + (i < CONNECTIONS % nodes ? 1 : 0);
+  try {
+    await Promise.all(all.map((t, i) => load(t.prepared, WARMUP_S, `${name}-warmup-${i}`, share(i))));
+    const before = await first.target.counters();
+    const runs = await Promise.all(all.map((t, i) => load(t.prepared, DURATION_S, `${name}-${i}`, share(i))));
+    const after = await first.target.counters();
+    const total2xx = runs.reduce((n, r) => n + r.total2xx, 0);
+    const non2xx = runs.reduce((n, r) => n + r.non2xx, 0);
+    const errors = runs.reduce((n, r) => n + r.errors, 0);
+    const committed = after.ratings - before.ratings;
+    return {
+      name,
+      nodes,
+      rps: runs.reduce((n, r) => n + r.rps, 0),
+      perNodeRps: runs.map((r) => r.rps),
+      p50Ms: Math.max(...runs.map((r) => r.p50Ms)),
+      p99Ms: Math.max(...runs.map((r) => r.p99Ms)),
+      total2xx,
+      non2xx,
+      errors,
+      committed,
+      everyRatingCommitted: non2xx === 0 && errors === 0 && committed >= total2xx && committed <= total2xx + CONNECTIONS,
+      firstFailure: runs.find((r) => r.firstFailure)?.firstFailure ?? '',
+    };
+  } finally {
+    for (const t of all) await t.target.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-db-'));
   const pg = await createPgSchema('glimpse_bench');
+  const pgOneNode = await createPgSchema('glimpse_bench_one');
+  const pgNodes = await createPgSchema('glimpse_bench_nodes');
   const bareServer = await Target.start(['bare']);
   // Other work on the machine skews req/s: the load average is recorded with the figures, and each Glimpse run is
   // compared with a bare run made just before it.
@@ -154,6 +264,12 @@ async function main(): Promise<void> {
         everyRatingCommitted: r.non2xx === 0 && r.errors === 0 && r.committed >= r.total2xx && r.committed <= r.total2xx + CONNECTIONS,
       });
     }
+    // Three nodes on one PostgreSQL database, against one node measured just before.
+    const oneNode = await measureGlimpse('glimpse postgresql, 1 node (again, for the 3-node ratio)', pgOneNode.url);
+    const threeNodes = await measureNodes('glimpse postgresql, 3 nodes', pgNodes.url, 3);
+    // Cheap rejection of a large invalid body, on the default mode.
+    const freezeTarget = await Target.start(['glimpse', join(dir, 'freeze.sqlite')]);
+    const freezeFigure = await freeze(freezeTarget.prepared).finally(() => freezeTarget.target.stop());
     const meets = (r: (typeof rows)[number]): boolean => r.ratio >= TARGET_RATIO && r.p99Ms < TARGET_P99_MS && r.everyRatingCommitted;
     const report = {
       benchmark: 'POST /api/ratings/ vs bare node:http 200',
@@ -164,6 +280,8 @@ async function main(): Promise<void> {
       target: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS, on: TARGET_RUN },
       bare: bareRuns,
       runs: rows.map((r) => (r.name === TARGET_RUN ? { ...r, meetsTarget: meets(r) } : r)),
+      nodes: { oneNode, threeNodes, ratio: Number((threeNodes.rps / oneNode.rps).toFixed(3)) },
+      freeze: freezeFigure,
     };
     await mkdir('bench/results', { recursive: true });
     await writeFile('bench/results/api.json', `${JSON.stringify(report, null, 2)}\n`);
@@ -181,10 +299,17 @@ async function main(): Promise<void> {
       console.log(line([r.name, r.rps, r.bareRps, r.ratio.toFixed(3), r.p50Ms, r.p99Ms, cpu, r.non2xx, committed, target]));
     });
     console.log(`\nTarget on the default mode (DURABLE): ratio >= ${TARGET_RATIO}, p99 < ${TARGET_P99_MS} ms, every acknowledged rating committed.`);
+    const nodes = report.nodes;
+    console.log(`\nPostgreSQL, 1 node: ${nodes.oneNode.rps} ratings/s (p99 ${nodes.oneNode.p99Ms} ms); 3 nodes: ${nodes.threeNodes.rps} ratings/s (${nodes.threeNodes.perNodeRps.join(' + ')}; p99 ${nodes.threeNodes.p99Ms} ms), ratio ${nodes.ratio}; committed ${nodes.threeNodes.committed} / 2xx ${nodes.threeNodes.total2xx}${nodes.threeNodes.everyRatingCommitted ? '' : ' MISMATCH'}`);
+    if (nodes.threeNodes.firstFailure) console.log(`first failure of 3 nodes: ${nodes.threeNodes.firstFailure}`);
+    const f = report.freeze;
+    console.log(`\n${(f.bodyBytes / 1e6).toFixed(1)} MB invalid body: without the token header ${f.withoutToken.status} in ${f.withoutToken.ms} ms (target < 200); with it ${f.withToken.status} in ${f.withToken.ms} ms while /meta.json took at worst ${f.metaWorstDuringParseMs} ms (idle median ${f.metaIdleMedianMs} ms: delay ${f.metaDelayMs} ms, target < 50, ${f.metaProbesDuringParse} probes)`);
     console.log('Written to bench/results/api.json');
   } finally {
     await bareServer.target.stop();
     await pg.drop();
+    await pgOneNode.drop();
+    await pgNodes.drop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,9 @@
  * A benchmark target, run as its own process so the load generator (run.ts) never shares its event loop:
  *   tsx bench/api/target.ts bare                         a bare node:http server answering 200
  *   tsx bench/api/target.ts glimpse <databaseUrl>        the Glimpse server with a prepared rating study
- * Prints one JSON line {url, sessions, stimuli} when ready. Reads commands on stdin: "count" prints
+ *   tsx bench/api/target.ts join <databaseUrl> <node>    another node on the same database (the study is there)
+ * Prints one JSON line {url, sessions, stimuli} when ready: SESSIONS sessions of STIMULI stimuli each, so that
+ * every request of a run can answer a presentation not answered yet (one answer per presentation). Reads commands on stdin: "count" prints
  * {ratings, cpuUs} (rows committed in the database, CPU time used by this process so far); end of stdin closes
  * the server and exits.
  */
@@ -15,8 +17,8 @@ import { startServer } from '../../src/server/start.js';
 import { jobFields } from '../../testkit/job-fields.js';
 import { countRows } from '../../testkit/rows.js';
 
-export const SESSIONS = 100;
-export const STIMULI = 200;
+export const SESSIONS = 2000;
+export const STIMULI = 300;
 const FIXTURE_MEDIA = resolve('tests/server/fixtures/media');
 
 async function bare(): Promise<void> {
@@ -34,23 +36,26 @@ async function bare(): Promise<void> {
   await commands({ count: async () => ({ ratings: 0 }), close: async () => void server.close() });
 }
 
-async function glimpse(databaseUrl: string): Promise<void> {
+async function glimpse(databaseUrl: string, node: number | null): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-'));
   const study = join(dir, 'bench-study.json');
-  await writeFile(
-    study,
-    JSON.stringify({
-      id: 'bench',
-      media: FIXTURE_MEDIA,
-      job: jobFields('pair_comparison'),
-      playlists: [{ stimuli: Array.from({ length: STIMULI }, (_, i) => ({ sourceA: 'red.png', sourceB: 'green.png', reversed: i % 2 === 1 })) }],
-    }),
-  );
-  const server = await startServer({ host: '127.0.0.1', port: 0, databaseUrl, mediaDir: join(dir, 'media'), webDir: join(dir, 'web'), studies: [study] });
+  // The first node imports the study; the others join the database where it already is.
+  if (node === null) {
+    await writeFile(
+      study,
+      JSON.stringify({
+        id: 'bench',
+        media: FIXTURE_MEDIA,
+        job: jobFields('pair_comparison'),
+        playlists: [{ stimuli: Array.from({ length: STIMULI }, (_, i) => ({ sourceA: 'red.png', sourceB: 'green.png', reversed: i % 2 === 1 })) }],
+      }),
+    );
+  }
+  const server = await startServer({ host: '127.0.0.1', port: 0, databaseUrl, mediaDir: join(dir, 'media'), webDir: join(dir, 'web'), studies: node === null ? [study] : [] });
   const sessions: Array<{ id: number; token: string }> = [];
   let stimuli: number[] = [];
   for (let i = 0; i < SESSIONS; i++) {
-    const p = (await (await fetch(`${server.url}/api/getrandomtasks/bench?platform=prolific&PROLIFIC_PID=bench${i}`)).json()) as {
+    const p = (await (await fetch(`${server.url}/api/getrandomtasks/bench?platform=prolific&PROLIFIC_PID=bench${node ?? 0}x${i}`)).json()) as {
       session_id: number;
       sessionToken: string;
       stimulis: Array<{ stimuliId: number }>;
@@ -80,8 +85,8 @@ async function commands(handlers: { count(): Promise<object>; close(): Promise<v
   process.exit(0);
 }
 
-const [mode, databaseUrl] = process.argv.slice(2);
-(mode === 'bare' ? bare() : glimpse(databaseUrl)).catch((error: unknown) => {
+const [mode, databaseUrl, node] = process.argv.slice(2);
+(mode === 'bare' ? bare() : glimpse(databaseUrl, mode === 'join' ? Number(node) : null)).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -239,14 +239,7 @@ export const ConsentBody = Type.Object(
 );
 export type ConsentBody = Static<typeof ConsentBody>;
 
-/**
- * Header the page sends with its large posts (mouse logs, session logs): the server checks the session before it
- * reads the body. Required above 1 MiB.
- */
-export const SESSION_TOKEN_HEADER = 'glimpse-session-token';
-
-/** Header the web client sends with every rating/screening post; a retry reuses it, so no duplicate is stored. */
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export { IDEMPOTENCY_HEADER, SESSION_TOKEN_HEADER } from './headers.js';
 
 /** Error body of every 4xx/5xx JSON answer. */
 export interface ApiError {

@@ -48,5 +48,4 @@ export interface PlaylistResponse<S = unknown> {
   answered_stimuli?: number[];
 }
 
-/** Header of the playlist call: the session token the page kept (anonymous participants resume with it). */
-export const RESUME_TOKEN_HEADER = 'glimpse-resume-token';
+export { RESUME_TOKEN_HEADER } from './headers.js';

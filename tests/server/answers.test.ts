@@ -69,6 +69,33 @@ describeEachDialect('POST /api/ratings/', (dialect) => {
     expect(await countRows(ctx().storage, 'ratings')).toBe(1);
   });
 
+  it('answers each post of a concurrent burst on its own: stored, replayed, already answered, foreign token, unknown stimulus', async () => {
+    // On PostgreSQL these arrive in one event-loop turn and share one INSERT (storage/answer-batch.ts).
+    const a = await session('platform=prolific&PROLIFIC_PID=burstA');
+    const b = await session('platform=prolific&PROLIFIC_PID=burstB');
+    const posts = [
+      ...a.stimulis.map((s, i) => post(ratingBody(a, s.stimuliId, { value: i % 2 }), { 'idempotency-key': `a-${i}` })),
+      post(ratingBody(a, a.stimulis[0].stimuliId, { value: 0 }), { 'idempotency-key': 'a-0' }),
+      post(ratingBody(a, a.stimulis[1].stimuliId, { value: 0 }), { 'idempotency-key': 'a-other' }),
+      post(ratingBody(b, b.stimulis[0].stimuliId), { 'idempotency-key': 'b-0' }),
+      post({ ...ratingBody(b, b.stimulis[1].stimuliId), session_token: a.sessionToken }, { 'idempotency-key': 'b-forged' }),
+      post(ratingBody(b, 999_999), { 'idempotency-key': 'b-unknown' }),
+    ];
+    const answers = await Promise.all(posts);
+    const n = a.stimulis.length;
+    expect(answers.slice(0, n).map((r) => r.statusCode)).toEqual(a.stimulis.map(() => 201));
+    expect([answers[n]!.statusCode, json(answers[n]!).id]).toEqual([200, json(answers[0]!).id]);
+    expect([answers[n + 1]!.statusCode, json(answers[n + 1]!).error, json(answers[n + 1]!).answer.value]).toEqual([409, 'ALREADY_ANSWERED', 1]);
+    expect(answers[n + 2]!.statusCode).toBe(201);
+    expect(answers[n + 3]!.statusCode).toBe(403);
+    expect(answers[n + 4]!.statusCode).toBe(404);
+    const stored = await ctx().storage.db.selectFrom('ratings').select(['session_id', 'stimulus_id', 'value', 'idempotency_key']).orderBy('id').execute();
+    expect(stored).toHaveLength(n + 1);
+    expect(stored.filter((r) => r.session_id === a.session_id).map((r) => [r.stimulus_id, r.value, r.idempotency_key])).toEqual(
+      a.stimulis.map((s, i) => [s.stimuliId, i % 2, `a-${i}`]),
+    );
+  });
+
   it('without a key, replays an identical post and answers a different one with the stored answer', async () => {
     const p = await session();
     const body = ratingBody(p, p.stimulis[0].stimuliId);

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SESSION_TOKEN_HEADER } from '../../src/contract/headers.js';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
 import { buildApp } from '../../src/server/app.js';
 import { openStorage } from '../../src/server/storage/open.js';
@@ -18,7 +19,6 @@ import { PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
  */
 
 const samples = (n: number, wrong = false) => Array.from({ length: n }, (_, i) => (wrong ? { x: String(i), y: 'y', t: 't', vt: 'v' } : { x: i, y: i, t: i * 16.7, vt: 0 }));
-const TOKEN_HEADER = 'glimpse-session-token';
 
 describeEachDialect('hardening', (dialect) => {
   const ctx = useServer(dialect);
@@ -63,7 +63,7 @@ describeEachDialect('hardening', (dialect) => {
   describe('quotas', () => {
     it('takes at most 20 plays of a bubble stimulus and a mouse-log budget sized from the playlist', async () => {
       const p = await bubble(1); // one test stimulus: 8 MiB of mouse logs in all
-      const post = (extra: Record<string, unknown>) => postJson(ctx().app, '/api/bubblescreenings/', screening(p, extra), { [TOKEN_HEADER]: p.sessionToken! });
+      const post = (extra: Record<string, unknown>) => postJson(ctx().app, '/api/bubblescreenings/', screening(p, extra), { [SESSION_TOKEN_HEADER]: p.sessionToken! });
       const tooMany = await post({ screening_no: 20 });
       expect([tooMany.statusCode, json(tooMany).error]).toEqual([429, 'ANSWER_QUOTA']);
       const big = { mediaA: samples(90_000), mediaB: [] }; // about 3.5 MB of JSON
@@ -96,9 +96,9 @@ describeEachDialect('hardening', (dialect) => {
       const body = screening(p, { mouse_logs: { mediaA: samples(40_000), mediaB: [] } });
       const anonymous = await postJson(ctx().app, '/api/bubblescreenings/', body);
       expect([anonymous.statusCode, json(anonymous).error]).toEqual([401, 'SESSION_TOKEN_REQUIRED']);
-      const stranger = await postJson(ctx().app, '/api/bubblescreenings/', body, { [TOKEN_HEADER]: 'Z'.repeat(43) });
+      const stranger = await postJson(ctx().app, '/api/bubblescreenings/', body, { [SESSION_TOKEN_HEADER]: 'Z'.repeat(43) });
       expect(stranger.statusCode).toBe(403);
-      const mismatch = await postJson(ctx().app, '/api/bubblescreenings/', { ...body, session_token: 'Y'.repeat(43) }, { [TOKEN_HEADER]: p.sessionToken! });
+      const mismatch = await postJson(ctx().app, '/api/bubblescreenings/', { ...body, session_token: 'Y'.repeat(43) }, { [SESSION_TOKEN_HEADER]: p.sessionToken! });
       expect(mismatch.statusCode).toBe(403);
       expect(await countRows(ctx().storage, 'screenings')).toBe(0);
     });
@@ -211,7 +211,7 @@ describe('rate limits and timeouts', () => {
           await new Promise((r) => setTimeout(r, 5));
         }
       })();
-      const res = await post({ [TOKEN_HEADER]: p.sessionToken! });
+      const res = await post({ [SESSION_TOKEN_HEADER]: p.sessionToken! });
       done = true;
       await probe;
       expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'VALIDATION']);

@@ -38,7 +38,8 @@ export async function registerSecurity(app: FastifyInstance, opts: { mediaBaseUr
         // React sets style properties through the CSSOM, which CSP allows; no inline <style> or style="" markup.
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigin],
-        mediaSrc: ["'self'", 'blob:', ...mediaOrigin],
+        // data: too: PixiJS probes the browser's video alpha handling with a tiny inline WebM before the first video.
+        mediaSrc: ["'self'", 'blob:', 'data:', ...mediaOrigin],
         // The media are downloaded with progress (fetch), then handed to the stage as blobs.
         connectSrc: ["'self'", ...mediaOrigin],
         fontSrc: ["'self'", 'data:'],

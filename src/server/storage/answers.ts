@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { conflict, forbidden, HttpError, notFound } from '../errors.js';
+import { AnswerBatcher, type AnswerColumns } from './answer-batch.js';
 import { findSessionById, tokenMatches } from './sessions.js';
 import { nowIso, type Db, type DialectName, type Storage } from './types.js';
 
@@ -43,8 +44,6 @@ export interface ScreeningInput {
   timing: string | null;
 }
 
-/** The answer's own columns with their SQL types (PostgreSQL reads an untyped INSERT ... SELECT parameter as text). */
-type AnswerColumns = Array<[column: string, type: 'integer' | 'double precision' | 'text', value: unknown]>;
 
 const ratingColumns = (r: RatingInput): AnswerColumns => [
   ['idempotency_key', 'text', null],
@@ -122,7 +121,12 @@ async function storeAnswer(
     status,
     body: { id, stimuli_id: target.stimulusId, session_id: target.sessionId },
   });
-  const inserted = await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
+  // PostgreSQL: the ratings of one event-loop turn share one statement and one commit (answer-batch.ts); SQLite's
+  // writes share their commit already (group-commit.ts). Screenings (mouse logs of up to 16 MiB) go alone.
+  const inserted =
+    storage.dialect === 'postgres' && table === 'ratings'
+      ? await batcherOf(storage).insert(table, { sessionId: target.sessionId, token: target.token, stimulusId: target.stimulusId, dedupeKey: target.dedupeKey, createdAt: nowIso(), columns })
+      : await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
   if (inserted) return answer(201, inserted.id);
 
   const session = await findSessionById(storage, target.sessionId);
@@ -150,6 +154,19 @@ async function storeAnswer(
   }
   if (session.completed_at !== null) throw conflict('SESSION_COMPLETED', 'this session is completed and takes no more answers');
   throw new Error(`answer of session ${target.sessionId} neither stored nor found`);
+}
+
+const batchers = new WeakMap<Storage, AnswerBatcher>();
+
+function batcherOf(storage: Storage): AnswerBatcher {
+  let batcher = batchers.get(storage);
+  if (!batcher) {
+    batcher = new AnswerBatcher(storage.db, (table, a) =>
+      storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, { ...a, idempotencyKey: null }, a.columns), { singleStatement: true }),
+    );
+    batchers.set(storage, batcher);
+  }
+  return batcher;
 }
 
 /**

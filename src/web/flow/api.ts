@@ -1,7 +1,8 @@
 import axios, { AxiosError } from 'axios';
 import type { JobResponse } from '../../contract/job.js';
-import { SESSION_TOKEN_HEADER, type ApiError, type BcheckBody, type BubbleScreeningBody, type ConsentBody, type RatingBody, type SessionLogsBody } from '../../contract/payloads.js';
-import { RESUME_TOKEN_HEADER, type PlaylistResponse } from '../../contract/playlist.js';
+import { RESUME_TOKEN_HEADER, SESSION_TOKEN_HEADER } from '../../contract/headers.js';
+import type { ApiError, BcheckBody, BubbleScreeningBody, ConsentBody, RatingBody, SessionLogsBody } from '../../contract/payloads.js';
+import type { PlaylistResponse } from '../../contract/playlist.js';
 import { withRetry, sleep } from './retry.js';
 
 /**
