@@ -9,7 +9,7 @@
  * the server and exits.
  */
 import { createServer } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,11 +41,13 @@ async function glimpse(databaseUrl: string, node: number | null): Promise<void> 
   const study = join(dir, 'bench-study.json');
   // The first node imports the study; the others join the database where it already is.
   if (node === null) {
+    // The importer takes media only from inside the study's folder: the fixture images are copied next to it.
+    await cp(FIXTURE_MEDIA, join(dir, 'study-media'), { recursive: true });
     await writeFile(
       study,
       JSON.stringify({
         id: 'bench',
-        media: FIXTURE_MEDIA,
+        media: 'study-media',
         job: jobFields('pair_comparison'),
         playlists: [{ stimuli: Array.from({ length: STIMULI }, (_, i) => ({ sourceA: 'red.png', sourceB: 'green.png', reversed: i % 2 === 1 })) }],
       }),
