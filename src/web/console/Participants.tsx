@@ -55,7 +55,7 @@ export default function Participants({ jobId, owner }: { jobId: string; owner: b
       column.accessor('playlist', { header: t.playlist }),
       column.accessor('platform', { header: t.platform }),
       column.accessor('startedAt', { header: t.startedAt, cell: (c) => new Date(c.getValue()).toLocaleString() }),
-      column.accessor('state', { header: t.status }),
+      column.accessor('state', { header: t.status, cell: (c) => t.sessionStates[c.getValue()] ?? c.getValue() }),
       column.accessor('answers', { header: t.answers }),
       column.accessor('verdict', { header: t.verdict, cell: (c) => (c.getValue() ? <span title={c.row.original.reasons.join('; ')}>{c.getValue() === 'accepted' ? t.accepted : t.rejected}</span> : '–') }),
       ...(owner
@@ -92,7 +92,7 @@ export default function Participants({ jobId, owner }: { jobId: string; owner: b
         <select id="participants-status" value={status} onChange={(e) => (setPage(1), setStatus(e.target.value as (typeof STATUSES)[number]))}>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s === 'all' ? t.all : s}
+              {t.sessionStates[s] ?? s}
             </option>
           ))}
         </select>

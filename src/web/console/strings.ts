@@ -60,6 +60,8 @@ const en = {
   filter: 'Show',
   search: 'Search (session id, or a platform id for owners)',
   all: 'all',
+  /** Participant filters and session states, as the participants table shows them. */
+  sessionStates: { all: 'all', running: 'in progress', completed: 'completed', accepted: 'accepted', rejected: 'rejected', abandoned: 'abandoned' } as Record<string, string>,
   previous: 'Previous',
   next: 'Next',
   page: 'Page',
@@ -150,6 +152,7 @@ const fr: ConsoleStrings = {
   filter: 'Afficher',
   search: 'Rechercher (numéro de session, ou identifiant de plateforme pour les propriétaires)',
   all: 'toutes',
+  sessionStates: { all: 'toutes', running: 'en cours', completed: 'terminée', accepted: 'acceptée', rejected: 'rejetée', abandoned: 'abandonnée' },
   previous: 'Précédente',
   next: 'Suivante',
   page: 'Page',
