@@ -31,6 +31,17 @@ export async function* csvRecords(chunks: AsyncIterable<string | Buffer> | Itera
     }
     let run = 0; // start of the plain characters of the current field not yet copied into `field`
     const ready: string[][] = [];
+    // A field ends at a comma (the record goes on) or at a line end (the record is ready).
+    const endField = (value: string, c: number) => {
+      record.push(value);
+      field = '';
+      state = State.FieldStart;
+      if (c === 44) return;
+      ready.push(record);
+      record = [];
+      line++;
+      if (c === 13) state = State.AfterCr;
+    };
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
       if (state === State.AfterCr) {
@@ -42,30 +53,15 @@ export async function* csvRecords(chunks: AsyncIterable<string | Buffer> | Itera
           if (c === 34) {
             state = State.Quoted;
             run = i + 1;
-          } else if (c === 44) record.push('');
-          else if (c === 10 || c === 13) {
-            record.push('');
-            ready.push(record);
-            record = [];
-            line++;
-            if (c === 13) state = State.AfterCr;
-          } else {
+          } else if (c === 44 || c === 10 || c === 13) endField('', c);
+          else {
             state = State.Unquoted;
             run = i;
           }
           break;
         case State.Unquoted:
-          if (c === 44 || c === 10 || c === 13) {
-            record.push(field + chunk.slice(run, i));
-            field = '';
-            state = State.FieldStart;
-            if (c !== 44) {
-              ready.push(record);
-              record = [];
-              line++;
-              if (c === 13) state = State.AfterCr;
-            }
-          } else if (c === 34) throw new CsvError(`line ${line}: quote inside an unquoted field`);
+          if (c === 44 || c === 10 || c === 13) endField(field + chunk.slice(run, i), c);
+          else if (c === 34) throw new CsvError(`line ${line}: quote inside an unquoted field`);
           break;
         case State.Quoted:
           if (c === 34) {
@@ -78,17 +74,8 @@ export async function* csvRecords(chunks: AsyncIterable<string | Buffer> | Itera
             field += '"';
             state = State.Quoted;
             run = i + 1;
-          } else if (c === 44 || c === 10 || c === 13) {
-            record.push(field);
-            field = '';
-            state = State.FieldStart;
-            if (c !== 44) {
-              ready.push(record);
-              record = [];
-              line++;
-              if (c === 13) state = State.AfterCr;
-            }
-          } else throw new CsvError(`line ${line}: text after a closing quote`);
+          } else if (c === 44 || c === 10 || c === 13) endField(field, c);
+          else throw new CsvError(`line ${line}: text after a closing quote`);
           break;
       }
     }
