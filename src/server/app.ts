@@ -53,6 +53,8 @@ declare module 'fastify' {
     protocols: ProtocolRegistry;
     /** Parses and validates large bodies off the event loop (body/json-pool.ts). */
     jsonPool: JsonWorkerPool;
+    /** Every route registered, as the router matches it (the console's gate test walks them). */
+    registeredRoutes: ReadonlyArray<{ method: string; url: string }>;
     /** The definition of a stored job's protocol (null for a name the table does not know). */
     protocolOf(job: StoredJob): ProtocolDefinition | null;
   }
@@ -79,6 +81,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('storage', opts.storage);
   app.decorate('protocols', protocols);
   app.decorate('protocolOf', (job: StoredJob) => protocolOf(job.protocol, protocols));
+  const registeredRoutes: Array<{ method: string; url: string }> = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
+  });
   const jsonPool = new JsonWorkerPool();
   app.decorate('jsonPool', jsonPool);
   app.addHook('onClose', () => jsonPool.close());

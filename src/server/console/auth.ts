@@ -22,14 +22,18 @@ import { verifyPassword } from './passwords.js';
 /**
  * Console sign-in (README "Console"): a session cookie (random token; HttpOnly, SameSite=Strict, Secure over
  * HTTPS, path /console), a CSRF token per session required in the `x-csrf-token` header of every change, and a
- * lockout after 5 failed sign-ins in a row (15 minutes), on top of a per-address rate limit. Every route under
- * /console/api/ but sign-in refuses without a live session (401); a job the user has no role on is answered 404.
+ * lockout after 5 failed sign-ins in a row (15 minutes), on top of a per-address rate limit. Every route of the
+ * console's scope but sign-in refuses without a live session (401); a job the user has no role on is answered 404.
  */
 
 export const CONSOLE_COOKIE = 'glimpse_console';
 export const CSRF_HEADER = 'x-csrf-token';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The one console route open without a session (sign-in); every other route of the console scope is gated. */
+    consoleSignedOut?: boolean;
+  }
   interface FastifyRequest {
     consoleUser: ConsoleUser | null;
     consoleCsrf: string | null;
@@ -49,10 +53,12 @@ export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimi
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleCsrf', null);
 
-  // Who is signed in (every console route but sign-in needs it), and the CSRF token of every change: checked when
-  // the request arrives, before its body is read or validated.
+  // The gate: a hook of this scope, so it runs for every route registered in it, whatever spelling of the path the
+  // router matched (%61, %2F...), and for no other. It is decided on the matched route (its config), never on the
+  // raw URL: the router decodes the URL before matching, so a prefix test on request.url could be walked around.
+  // Who is signed in, and the CSRF token of every change, checked before the body is read or validated.
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/console/api/') || request.url.startsWith('/console/api/sign-in')) return;
+    if (request.routeOptions.config.consoleSignedOut === true) return;
     const token = request.cookies[CONSOLE_COOKIE];
     const session = token ? await consoleSessionOf(app.storage, token) : null;
     if (!session) throw new HttpError(401, 'SIGN_IN_REQUIRED', 'sign in to the console first');
@@ -62,10 +68,15 @@ export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimi
       throw new HttpError(403, 'CSRF', `a change needs the session's ${CSRF_HEADER} header`);
     }
   });
+  // Every route of the console lives under /console/api/ (the web app's fallback answers nothing there): one that
+  // did not would be a programming error, refused at start.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/console/api/')) throw new Error(`console route ${route.url} outside /console/api/`);
+  });
 
   // Sign-in attempts per address, beside the lockout per account (which alone would let one address try every account).
-  const signInLimit = opts.rateLimits === false ? {} : { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
-  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, ...signInLimit }, async (request, reply) => {
+  const signInConfig = { consoleSignedOut: true, ...(opts.rateLimits === false ? {} : { rateLimit: { max: 20, timeWindow: '1 minute' } }) };
+  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, config: signInConfig }, async (request, reply) => {
     const user = await findUserByEmail(app.storage, request.body.email);
     const refused = () => new HttpError(401, 'SIGN_IN_FAILED', 'wrong e-mail or password');
     if (user?.locked_until && user.locked_until > new Date().toISOString()) {
