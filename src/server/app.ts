@@ -7,6 +7,8 @@ import { DEFAULT_RATE_LIMITS, registerSecurity, type RateLimits } from './plugin
 import { registerConsoleAuth } from './console/auth.js';
 import { consoleDataRoutes } from './console/data-routes.js';
 import { consoleJobRoutes } from './console/job-routes.js';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './console/study-zip.js';
+import { recoverStaging } from './study/staging.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { answerRoutes } from './routes/answers.js';
@@ -40,8 +42,8 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   /** Base of participant links shown in the console (default: the request's host). */
   publicUrl?: string | null;
-  /** Largest study zip the console takes, bytes (default 2 GiB). */
-  uploadLimitBytes?: number;
+  /** The console's study uploads: zip size, unpacked size, entries, disk shared by uploads in progress (study-zip.ts). */
+  uploadLimits?: Partial<UploadLimits>;
   logger?: boolean;
   /** The protocol table (default: the registry; tests add throwaway protocols). */
   protocols?: ProtocolRegistry;
@@ -90,6 +92,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('jsonPool', jsonPool);
   app.addHook('onClose', () => jsonPool.close());
   registerErrorHandler(app);
+  // What a killed process left in the media store's staging folder: committed imports finished, the rest removed.
+  const recovered = await recoverStaging(opts.storage, opts.mediaDir);
+  if (recovered.completed.length > 0 || recovered.removed > 0) app.log.warn(recovered, 'staging left by a stopped process recovered');
   // navigator.sendBeacon (the client's last-chance upload when a page closes) posts strings as text/plain:
   // such bodies are read as JSON too. Any other non-JSON type gets 415. Text that cannot be stored as text (NUL, a
   // lone surrogate) is refused here, on both databases alike.
@@ -124,7 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       leaseMinutes: opts.sessionLeaseMinutes ?? 60,
       publicUrl: (host) => (opts.publicUrl ?? process.env.PUBLIC_URL ?? `http://${host ?? 'localhost'}`).replace(/\/+$/, ''),
     });
-    await scope.register(consoleDataRoutes, { mediaDir: opts.mediaDir, uploadLimitBytes: opts.uploadLimitBytes ?? 2 * 1024 ** 3 });
+    await scope.register(consoleDataRoutes, { mediaDir: opts.mediaDir, uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...opts.uploadLimits } });
   });
   await registerWebApp(app, { webDir: opts.webDir, mediaBaseUrl, acuityBypass: opts.acuityBypass ?? null });
   // Same origin always serves /resmedias; a path-only MEDIA_BASE_URL ("/media") is served under that prefix too.

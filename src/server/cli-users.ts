@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './console/passwords.js';
 import { findJob } from './storage/jobs.js';
 import type { Storage } from './storage/types.js';
-import { createUser, findUserByEmail, grantRole, type JobRole } from './storage/users.js';
+import { createUser, findUserByEmail, grantRole, setCreatesStudies, type JobRole } from './storage/users.js';
 
 export const USERS_USAGE = `  user add <email>                           a console account; the password is prompted (the first account
                                              administers every job)
-  user grant <email> <jobId> owner|viewer    a role on a job (owners act and see platform ids; viewers read)`;
+  user grant <email> <jobId> owner|viewer    a role on a job (owners act and see platform ids; viewers read)
+  user grant <email> creator                 may upload new studies in the console (and owns what it uploads)
+  user revoke <email> creator                no longer may`;
 
 /**
  * Reads the password: from a terminal without echo, else the first line of stdin (scripts:
@@ -49,6 +51,13 @@ export async function userCommand(storage: Storage, args: string[], io: { in: Re
     if (!(await findJob(storage, jobId))) return fail(`no job ${jobId}`);
     await grantRole(storage, jobId, user.id, role as JobRole);
     say(`${user.email} is ${role} of ${jobId}`);
+    return 0;
+  }
+  if ((action === 'grant' || action === 'revoke') && email && jobId === 'creator' && positionals.length === 3) {
+    const user = await findUserByEmail(storage, email);
+    if (!user) return fail(`no account ${email}`);
+    await setCreatesStudies(storage, user.id, action === 'grant');
+    say(action === 'grant' ? `${user.email} may upload new studies` : `${user.email} may no longer upload new studies`);
     return 0;
   }
   return fail(`Usage:\n${USERS_USAGE}`);

@@ -2,6 +2,7 @@
 // it runs in a worker thread of the server process, which may not have a TypeScript loader (tests, production).
 import { parentPort, workerData } from 'node:worker_threads';
 import { Ajv } from 'ajv';
+import { summariseLogStates } from './log-summary.mjs';
 
 // Fail fast: the first error is enough to refuse, and a junk body must not cost one error object per sample.
 const ajv = new Ajv({ allErrors: false, strict: false, verbose: true, coerceTypes: false, removeAdditional: false, useDefaults: false });
@@ -46,6 +47,8 @@ parentPort.on('message', ({ id, kind, bytes }) => {
   const fields = {};
   const large = {};
   for (const [key, field] of Object.entries(value)) (keep.includes(key) ? fields : large)[key] = field;
+  // Session logs: what the statistics and the screening read of them, so that no one parses the body again.
+  if (kind === 'logs') fields.logSummary = summariseLogStates(value.logStates);
   const only = workerData.largeField[kind];
   parentPort.postMessage({ id, outcome: 'ok', fields, largeJson: JSON.stringify(only ? large[only] : large) });
 });

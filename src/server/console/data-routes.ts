@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -17,11 +17,24 @@ import { JobReportError, jobReport } from '../report/job-report.js';
 import { rowsOfJob } from '../storage/console-reads.js';
 import { findJob } from '../storage/jobs.js';
 import { decisionRows } from '../storage/quality.js';
-import { grantRole } from '../storage/users.js';
+import { jobsOfUser, mayCreateStudies } from '../storage/users.js';
+import { stagingPath } from '../study/staging.js';
 import { importStudy, StudyConflictError } from '../study/import.js';
 import { StudyValidationError } from '../study/validate.js';
 import { requireRole } from './auth.js';
-import { unpackStudyZip } from './study-zip.js';
+import { byteCounter, DiskBudget, unpackStudyZip, type UploadLimits } from './study-zip.js';
+
+const cannotCreate = () => new HttpError(403, 'CANNOT_CREATE_STUDIES', 'only administrators and accounts allowed to create studies may upload a new study (cli user grant EMAIL creator)');
+
+/** The study's id, read from the unpacked study.json (null when it has none: the import's validation says why). */
+async function readStudyId(studyFile: string): Promise<string | null> {
+  try {
+    const id = (JSON.parse(await readFile(studyFile, 'utf8')) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The console's data routes: importing a study zip, every export format and the decisions lists (streamed, with
@@ -42,39 +55,57 @@ const DecisionParams = Type.Object({ id: JobParams.properties.id, platform: Type
 
 const attachment = (reply: FastifyReply, name: string, type: string) => reply.header('content-disposition', `attachment; filename="${name}"`).type(type).header('cache-control', 'no-store');
 
-export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: string; uploadLimitBytes: number }): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: opts.uploadLimitBytes, files: 1, fields: 5 } });
+export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: string; uploadLimits: UploadLimits }): Promise<void> {
+  const limits = opts.uploadLimits;
+  const budget = new DiskBudget(limits.sharedBytes);
+  await app.register(multipart, { limits: { fileSize: limits.zipBytes, files: 1, fields: 5 } });
 
-  // A study zip: unpacked into a fresh folder, imported by the CLI's code (validation with JSON paths, all or nothing).
+  // A study zip: unpacked into a staging folder of the media store (removed at the next start if the process dies:
+  // study/staging.ts), within the upload limits and the disk budget all uploads share, then imported by the CLI's
+  // code (validation with JSON paths, all or nothing; the uploader made owner in the same transaction).
   app.post('/console/api/import', async (request) => {
     const user = request.consoleUser!;
-    const folder = await mkdtemp(join(tmpdir(), 'glimpse-upload-'));
+    const creator = await mayCreateStudies(app.storage, user);
+    // Without the right to create studies, only a re-import over a job one owns: refused at once when one owns none.
+    if (!creator && !(await jobsOfUser(app.storage, user)).some((j) => j.role === 'owner')) throw cannotCreate();
+    const folder = stagingPath(opts.mediaDir, 'upload');
+    const lease = budget.lease();
+    // No answer names a server path: the staging folder is written as "upload:".
+    const scrub = (text: string) => text.split(folder).join('upload:');
     try {
+      await mkdir(folder, { recursive: true });
       const part = await request.file();
       if (!part) throw new HttpError(400, 'NO_FILE', 'send the study as a zip file (field "study")');
       const replace = (part.fields.replace as { value?: string } | undefined)?.value === '1';
       const zip = join(folder, 'study.zip');
-      await pipeline(part.file, createWriteStream(zip));
-      if (part.file.truncated) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `the archive is larger than ${opts.uploadLimitBytes} bytes`);
-      const studyFile = await unpackStudyZip(zip, join(folder, 'study'));
-      const studyId = (JSON.parse(await readFile(studyFile, 'utf8')) as { id?: unknown }).id;
-      if (typeof studyId === 'string') {
-        const existing = await findJob(app.storage, studyId);
-        if (existing) await requireRole(app, request, studyId, 'owner');
-      }
+      await pipeline(part.file, byteCounter(lease.take), createWriteStream(zip));
+      if (part.file.truncated) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `the archive is larger than ${limits.zipBytes} bytes`);
+      const studyFile = await unpackStudyZip(zip, join(folder, 'study'), limits, lease.take);
+      await rm(zip);
+      const studyId = (await readStudyId(studyFile)) ?? '';
+      const existing = studyId ? await findJob(app.storage, studyId) : undefined;
+      if (existing) await requireRole(app, request, studyId, 'owner');
+      else if (!creator) throw cannotCreate();
       try {
         // The console is one source: uploading the same study again is a re-import, as with the same file in the CLI.
         // A study uploaded here starts as a draft (created so, in the import's transaction): its owner opens it when ready.
-        const report = await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${String(studyId)}`, createdStatus: 'draft' });
-        if (report.status === 'created') await grantRole(app.storage, report.jobId, user.id, 'owner');
-        return report;
+        return await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${studyId}`, createdStatus: 'draft', ownerId: user.id });
       } catch (error) {
-        if (error instanceof StudyValidationError) throw new HttpError(400, 'STUDY_INVALID', `${error.problems.length} problem(s) in study.json`, { details: error.problems });
-        if (error instanceof StudyConflictError) throw new HttpError(409, 'STUDY_CONFLICT', error.message);
+        if (error instanceof StudyValidationError) {
+          const total = error.problems.length + error.more;
+          const details = error.problems.map((p) => ({ path: p.path, message: scrub(p.message) }));
+          const more = error.more > 0 ? ` (the first ${error.problems.length} are listed; ${error.more} more not shown)` : '';
+          throw new HttpError(400, 'STUDY_INVALID', `${total} problem(s) in study.json${more}`, { details, more: error.more });
+        }
+        if (error instanceof StudyConflictError) throw new HttpError(409, 'STUDY_CONFLICT', scrub(error.message));
         throw error;
       }
+    } catch (error) {
+      if (error instanceof HttpError && error.message.includes(folder)) throw new HttpError(error.statusCode, error.code, scrub(error.message), error.extra);
+      throw error;
     } finally {
       await rm(folder, { recursive: true, force: true });
+      lease.release();
     }
   });
 

@@ -74,13 +74,13 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
 
 /**
  * Where the unfinished sessions stopped: the last state their interaction logs reached (sent by a beacon when the
- * page was closed), and in the test, the stimulus they were on (answers stored + 1).
+ * page was closed; kept on the session when its log is stored, so no log body is read), and in the test, the
+ * stimulus they were on (answers stored + 1).
  */
 async function dropOut(storage: Storage, jobId: string): Promise<JobStats['dropOut']> {
   const phases = new Map<string, number>();
   for (const s of await unfinishedSessions(storage, jobId)) {
-    const states = s.lastLog ? ((JSON.parse(s.lastLog) as { logStates?: Array<{ state: string; status: string }> }).logStates ?? []) : [];
-    const phase = phaseOf(states.at(-1) ?? null, s.answers);
+    const phase = phaseOf(s.lastState, s.answers);
     phases.set(phase, (phases.get(phase) ?? 0) + 1);
   }
   return [...phases].map(([phase, sessions]) => ({ phase, sessions })).sort((a, b) => b.sessions - a.sessions);

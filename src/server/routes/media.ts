@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, notFound } from '../errors.js';
 import { canonicalBytesRange, parseBytesRangeHeader } from '../http-range.js';
 import { isSafeMediaName, resolveMediaFile } from '../media-store.js';
+import { mediaType } from '../../contract/media-types.js';
 
 /** The error the file sender raises for a Range none of whose ranges is satisfiable (with its Content-Range). */
 type SendError = FastifyError & { status?: number; headers?: Record<string, string> };
@@ -47,6 +48,11 @@ export async function mediaRoutes(app: FastifyInstance, opts: { mediaDir: string
       }
       // Media are public by name; when MEDIA_BASE_URL points at another origin, the app fetches them with CORS.
       reply.header('access-control-allow-origin', '*');
+      // A media file never runs as a page, even opened directly: a sandbox without scripts or any resource (an SVG
+      // may hold a script), and anything that is not a raster image or a video is a download, not a document.
+      reply.header('content-security-policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'");
+      const type = mediaType(name, null);
+      if (!type || type.mime === 'image/svg+xml') reply.header('content-disposition', 'attachment');
       return reply.sendFile(found.relativePath, found.root, { cacheControl: true, maxAge: 3600 * 1000 });
     },
   );

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { LogStateSummary } from '../body/log-summary.mjs';
 import { largeJsonBodies, requireSameToken, type ParsedLargeBody } from '../body/large-bodies.js';
 import { forbidden } from '../errors.js';
 import { storeSessionLogs } from '../storage/participant-records.js';
@@ -16,7 +17,7 @@ export async function sessionLogRoutes(app: FastifyInstance): Promise<void> {
       requireSameToken(request, sessionToken);
       const session = await findSessionByToken(app.storage, sessionToken);
       if (!session) throw forbidden('sessionToken does not belong to any session');
-      const id = await storeSessionLogs(app.storage, session, request.body.largeJson);
+      const id = await storeSessionLogs(app.storage, session, request.body.largeJson, request.body.fields.logSummary as LogStateSummary);
       // The logs tell whether the visual tests passed: a completed session is judged again with them.
       if (session.completed_at) {
         await screenSession(app.storage, session.id, app.protocols).catch((error) => request.log.error({ err: error, session: session.id }, 'quality screening failed'));

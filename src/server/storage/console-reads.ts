@@ -64,24 +64,16 @@ export async function verdictsOfJob(storage: Storage, jobId: string): Promise<Ar
     .execute();
 }
 
-/** The sessions of a job that did not complete: answers stored and the body of their latest interaction log. */
-export async function unfinishedSessions(storage: Storage, jobId: string): Promise<Array<{ id: number; answers: number; lastLog: string | null }>> {
+/** The sessions of a job that did not complete: answers stored and the last interaction-log state they sent. */
+export async function unfinishedSessions(storage: Storage, jobId: string): Promise<Array<{ id: number; answers: number; lastState: { state: string; status: string } | null }>> {
   const unfinished = await storage.db
     .selectFrom('sessions as s')
-    .select([
-      's.id',
-      (eb) => eb.selectFrom('ratings as r').select(eb.fn.countAll().as('n')).whereRef('r.session_id', '=', 's.id').as('answers'),
-      (eb) => eb.selectFrom('session_logs as l').select(sql<number>`max(l.id)`.as('id')).whereRef('l.session_id', '=', 's.id').as('lastLog'),
-    ])
+    .select(['s.id', 's.log_phase', (eb) => eb.selectFrom('ratings as r').select(eb.fn.countAll().as('n')).whereRef('r.session_id', '=', 's.id').as('answers')])
     .where('s.job_id', '=', jobId)
     .where('s.completed_at', 'is', null)
     .execute();
-  const logIds = unfinished.map((s) => s.lastLog).filter((id): id is number => id !== null && id !== undefined);
-  const bodies = new Map<number, string>();
-  for (let i = 0; i < logIds.length; i += 500) {
-    for (const row of await storage.db.selectFrom('session_logs').select(['id', 'body']).where('id', 'in', logIds.slice(i, i + 500)).execute()) bodies.set(row.id, row.body);
-  }
-  return unfinished.map((s) => ({ id: s.id, answers: count(s.answers), lastLog: s.lastLog ? (bodies.get(s.lastLog) ?? null) : null }));
+  // log_phase is the server's own small JSON ({state, status}), written with the log (session-logs route).
+  return unfinished.map((s) => ({ id: s.id, answers: count(s.answers), lastState: s.log_phase ? (JSON.parse(s.log_phase) as { state: string; status: string }) : null }));
 }
 
 export type ParticipantFilter = 'all' | 'running' | 'completed' | 'accepted' | 'rejected' | 'abandoned';

@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { summariseLogStates } from '../body/log-summary.mjs';
 import { participantHashes } from './participant-ids.js';
 import type { DialectName } from './types.js';
 
@@ -268,6 +269,33 @@ function migrations(dialect: DialectName): Record<string, Migration> {
       async down(db: Kysely<any>) {
         for (const t of ['job_roles', 'console_sessions', 'users']) await db.schema.dropTable(t).ifExists().execute();
         await db.schema.alterTable('jobs').dropColumn('status').execute();
+      },
+    },
+    // Console hardening (issue 21): who may upload new studies, and what the statistics and the screening read of
+    // the session logs, kept beside them when they are stored (no log body is parsed again). Older logs are read
+    // once here.
+    '009_console_hardening': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('users').addColumn('creates_studies', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('session_logs').addColumn('state_classes', 'text').execute();
+        await db.schema.alterTable('sessions').addColumn('log_phase', 'text').execute();
+        const lastOf = new Map<number, string | null>();
+        for (let after = 0; ; ) {
+          const rows: Array<{ id: number; session_id: number; body: string }> = await db.selectFrom('session_logs').select(['id', 'session_id', 'body']).where('id', '>', after).orderBy('id').limit(200).execute();
+          if (rows.length === 0) break;
+          for (const row of rows) {
+            const summary = summariseLogStates((JSON.parse(row.body) as { logStates?: Array<{ state: string; status: string }> }).logStates);
+            await db.updateTable('session_logs').set({ state_classes: summary.classes }).where('id', '=', row.id).execute();
+            lastOf.set(row.session_id, summary.last ? JSON.stringify(summary.last) : null);
+          }
+          after = rows.at(-1)!.id;
+        }
+        for (const [sessionId, phase] of lastOf) await db.updateTable('sessions').set({ log_phase: phase }).where('id', '=', sessionId).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('users').dropColumn('creates_studies').execute();
+        await db.schema.alterTable('session_logs').dropColumn('state_classes').execute();
+        await db.schema.alterTable('sessions').dropColumn('log_phase').execute();
       },
     },
   };

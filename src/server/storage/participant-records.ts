@@ -1,3 +1,4 @@
+import type { LogStateSummary } from '../body/log-summary.mjs';
 import type { BcheckBody, ConsentBody } from '../../contract/payloads.js';
 import { HttpError } from '../errors.js';
 import { nowIso, type SessionRow, type Storage } from './types.js';
@@ -21,7 +22,7 @@ export const SESSION_LOGS_QUOTA = { posts: 100, bytes: 32 * 1024 * 1024, afterCo
  * session stores at most 100 posts and 32 MiB of logs, and after its completion only for an hour (the end screen's
  * and the closing page's logs come then); past them, 429 LOGS_QUOTA and nothing stored.
  */
-export async function storeSessionLogs(storage: Storage, session: SessionRow, logsJson: string): Promise<number> {
+export async function storeSessionLogs(storage: Storage, session: SessionRow, logsJson: string, summary: LogStateSummary): Promise<number> {
   if (session.completed_at && Date.now() - Date.parse(session.completed_at) > SESSION_LOGS_QUOTA.afterCompletionMs) {
     throw new HttpError(429, 'LOGS_QUOTA', 'this session was completed over an hour ago and takes no more logs');
   }
@@ -33,9 +34,12 @@ export async function storeSessionLogs(storage: Storage, session: SessionRow, lo
   if (Number(used.posts) + 1 > SESSION_LOGS_QUOTA.posts || Number(used.bytes ?? 0) + logsJson.length > SESSION_LOGS_QUOTA.bytes) {
     throw new HttpError(429, 'LOGS_QUOTA', `a session stores at most ${SESSION_LOGS_QUOTA.posts} log posts and ${SESSION_LOGS_QUOTA.bytes} bytes of logs`);
   }
-  const { id } = await storage.write((trx) =>
-    trx.insertInto('session_logs').values({ session_id: session.id, body: logsJson, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow(),
-  );
+  const { id } = await storage.write(async (trx) => {
+    const row = await trx.insertInto('session_logs').values({ session_id: session.id, body: logsJson, state_classes: summary.classes, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
+    // The phase the session reached, for the live statistics (a post without states leaves it as it was).
+    if (summary.last) await trx.updateTable('sessions').set({ log_phase: JSON.stringify(summary.last) }).where('id', '=', session.id).execute();
+    return row;
+  });
   return id;
 }
 

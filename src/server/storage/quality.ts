@@ -1,3 +1,4 @@
+import { statesOfClasses } from '../body/log-summary.mjs';
 import { sql } from 'kysely';
 import type { RuleOutcome, Verdict } from '../../quality/rules.js';
 import { nowIso, type Storage } from './types.js';
@@ -80,10 +81,11 @@ export async function sessionTestAnswers(storage: Storage, sessionId: number, fr
     .execute();
 }
 
-/** The state changes of every session-logs post of a session, in order. */
+/** The state changes of every session-logs post of a session, in order, reduced to what the visual-test verdict reads. */
 export async function sessionLogStates(storage: Storage, sessionId: number): Promise<Array<{ state: string; status: string }>> {
-  const rows = await storage.db.selectFrom('session_logs').select('body').where('session_id', '=', sessionId).orderBy('id').execute();
-  return rows.flatMap((r) => (JSON.parse(r.body) as { logStates?: Array<{ state: string; status: string }> }).logStates ?? []);
+  // The states as stored beside each post (body/log-summary.mjs): no log body is parsed on the event loop.
+  const rows = await storage.db.selectFrom('session_logs').select('state_classes').where('session_id', '=', sessionId).orderBy('id').execute();
+  return statesOfClasses(rows.map((r) => r.state_classes ?? '').join(''));
 }
 
 export interface RatingTotals {

@@ -22,6 +22,8 @@ export interface SaveStudyOptions {
   replace?: boolean;
   /** The status of a job this import creates (default open; the console's uploads start as drafts). */
   createdStatus?: JobStatus;
+  /** A console user made owner of the job when this creates it (same transaction: never a job without its owner). */
+  ownerId?: number;
 }
 
 /** JSON with sorted keys, so the same stimulus always stores the same text (change detection on re-import). */
@@ -56,6 +58,7 @@ export async function saveStudy(storage: Storage, study: StudyFile, media: Study
       });
       await trx.insertInto('job_media').values(rows).execute();
     }
+    if (status === 'created' && options.ownerId !== undefined) await trx.insertInto('job_roles').values({ job_id: study.id, user_id: options.ownerId, role: 'owner' }).execute();
     return status;
   });
 }

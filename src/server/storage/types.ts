@@ -59,6 +59,8 @@ export interface SessionsTable {
   created_at: string;
   completed_at: string | null;
   verification_code: string | null;
+  /** The last interaction-log state the session sent, {state, status} as JSON (written with its log). */
+  log_phase: string | null;
 }
 
 /** Who the participant is on their platform; kept apart from the answers. */
@@ -116,6 +118,8 @@ export interface SessionLogsTable {
   session_id: number;
   /** The whole session-logs payload (without the token) as JSON text. */
   body: string;
+  /** The post's states reduced to what the visual-test verdict reads (body/log-summary.mjs). */
+  state_classes: string | null;
   created_at: string;
 }
 
@@ -196,6 +200,8 @@ export interface UsersTable {
   failed_logins: number;
   locked_until: string | null;
   created_at: string;
+  /** 1: may upload new studies in the console (`cli user grant EMAIL creator`); administrators always may. */
+  creates_studies: Generated<number>;
 }
 
 /** A signed-in console session: the cookie's token only as its SHA-256, and the CSRF token of its changes. */

@@ -113,3 +113,14 @@ export async function jobStatus(storage: Storage, jobId: string): Promise<JobSta
   const row = await storage.db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirst();
   return row?.status ?? null;
 }
+
+/** Whether the user may upload a new study in the console: administrators, and accounts granted `creator`. */
+export async function mayCreateStudies(storage: Storage, user: ConsoleUser): Promise<boolean> {
+  if (user.admin) return true;
+  const row = await storage.db.selectFrom('users').select('creates_studies').where('id', '=', user.id).executeTakeFirst();
+  return row?.creates_studies === 1;
+}
+
+export async function setCreatesStudies(storage: Storage, userId: number, allowed: boolean): Promise<void> {
+  await storage.write((trx) => trx.updateTable('users').set({ creates_studies: allowed ? 1 : 0 }).where('id', '=', userId).execute(), { singleStatement: true });
+}

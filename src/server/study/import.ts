@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PROTOCOLS, type ProtocolRegistry } from '../../protocols/registry.js';
@@ -8,6 +7,7 @@ import { saveStudy, type StudyMediaFile, type StudySaveStatus } from '../storage
 import type { JobStatus, Storage } from '../storage/types.js';
 import { htmlImageSources, jobHtmlFields } from '../../contract/study-html.js';
 import { placeRandomChecks } from './check-positions.js';
+import { importMarker, markImport, stagingPath } from './staging.js';
 import { loadStudy } from './validate.js';
 
 export { StudyConflictError } from '../storage/studies.js';
@@ -32,6 +32,8 @@ export interface ImportOptions {
   source?: string;
   /** The status of a job this import creates (default open). */
   createdStatus?: JobStatus;
+  /** The console user who uploads: owner of a job this import creates, in the same transaction. */
+  ownerId?: number;
 }
 
 /**
@@ -45,15 +47,18 @@ export async function importStudy(storage: Storage, studyPath: string, mediaDir:
   const { protocol, mediaRoot } = loaded;
   const study = placeRandomChecks(loaded.study);
   const live = join(mediaDir, study.id);
-  const staging = join(mediaDir, '.staging', `${study.id}-${randomBytes(6).toString('hex')}`);
+  const staging = stagingPath(mediaDir, 'import');
   try {
     const { copied: mediaCopied, files } = await stageMedia(study, protocol, mediaRoot, live, staging);
-    const status = await saveStudy(storage, study, files, { source: opts.source ?? loaded.file, replace: opts.replace, createdStatus: opts.createdStatus });
-    await swapIn(staging, live, join(mediaDir, '.staging'));
+    // A process killed from here on is finished by the next start (staging.ts): the marker names the job.
+    await markImport(staging, study.id);
+    const status = await saveStudy(storage, study, files, { source: opts.source ?? loaded.file, replace: opts.replace, createdStatus: opts.createdStatus, ownerId: opts.ownerId });
+    await swapIn(staging, live, mediaDir);
     const stimuli = study.playlists.reduce((n, p) => n + p.stimuli.length + (p.training ?? []).length, 0);
     return { jobId: study.id, protocol: protocol.name, route: protocol.route, status, playlists: study.playlists.length, stimuli, mediaCopied };
   } finally {
     await rm(staging, { recursive: true, force: true });
+    await rm(importMarker(staging), { force: true });
   }
 }
 
@@ -89,8 +94,8 @@ async function stageMedia(study: StudyFile, protocol: ProtocolDefinition, mediaR
 }
 
 /** The staging folder becomes the live one; the previous live folder goes (a rename each: no half-copied folder). */
-async function swapIn(staging: string, live: string, stagingRoot: string): Promise<void> {
-  const retired = join(stagingRoot, `retired-${randomBytes(6).toString('hex')}`);
+async function swapIn(staging: string, live: string, mediaDir: string): Promise<void> {
+  const retired = stagingPath(mediaDir, 'retired');
   const hadLive = await rename(live, retired).then(() => true, (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return false;
     throw error;

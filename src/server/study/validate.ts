@@ -11,13 +11,32 @@ import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/re
 import type { JsonSchema, ProtocolDefinition } from '../../protocols/types.js';
 import { ajvErrorDetails, type ErrorDetail } from '../errors.js';
 
-/** A study file that does not pass: every problem, each with its JSON path ($.playlists[0].stimuli[3].sourceB). */
+/** At most this many problems are kept and told; the others are only counted (a junk file has one per stimulus). */
+export const MAX_STUDY_PROBLEMS = 100;
+
+/**
+ * A study file that does not pass: its first MAX_STUDY_PROBLEMS problems, each with its JSON path
+ * ($.playlists[0].stimuli[3].sourceB), and how many more there were.
+ */
 export class StudyValidationError extends Error {
+  readonly more: number;
   constructor(
     readonly file: string,
     readonly problems: ErrorDetail[],
+    total = problems.length,
   ) {
-    super(`${file}: ${problems.length} problem(s)\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
+    const more = total - problems.length;
+    super(`${file}: ${total} problem(s)\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}${more > 0 ? `\n  ... and ${more} more` : ''}`);
+    this.more = more;
+  }
+}
+
+/** Problems as they are found: the first MAX_STUDY_PROBLEMS kept, the rest counted. */
+class ProblemList {
+  readonly kept: ErrorDetail[] = [];
+  total = 0;
+  push(...found: ErrorDetail[]): void {
+    for (const problem of found) if (this.total++ < MAX_STUDY_PROBLEMS) this.kept.push(problem);
   }
 }
 
@@ -50,7 +69,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
     throw new StudyValidationError(file, [{ path: '$', message: `not readable JSON: ${(error as Error).message}` }]);
   }
 
-  const problems: ErrorDetail[] = [];
+  const problems = new ProblemList();
   const validateStudy = validatorOf(StudyFile);
   if (!validateStudy(data)) {
     problems.push(...ajvErrorDetails(validateStudy.errors ?? [], '$'));
@@ -127,7 +146,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
 
   if (protocol) problems.push(...qualityProblems((data as { quality?: { rules?: Record<string, unknown> } } | null)?.quality?.rules, protocol));
 
-  if (problems.length > 0) throw new StudyValidationError(file, problems);
+  if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total);
   return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal! };
 }
 
