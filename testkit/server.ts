@@ -5,6 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { PlaylistResponse, PlaylistStimulus } from '../src/contract/playlist.js';
 import type { ProtocolRegistry } from '../src/protocols/registry.js';
 import { buildApp } from '../src/server/app.js';
+import type { LiveStreamLimits } from '../src/server/console/live-stats.js';
 import type { UploadLimits } from '../src/server/console/study-zip.js';
 import { openStorage } from '../src/server/storage/open.js';
 import type { DialectName, Storage } from '../src/server/storage/types.js';
@@ -29,7 +30,7 @@ export interface ServerContext {
  */
 export function useServer(
   dialect: DialectName,
-  opts: { mediaBaseUrl?: string; webDir?: string; acuityBypass?: string; protocols?: ProtocolRegistry; linkSecret?: string; rateLimits?: false; uploadLimits?: Partial<UploadLimits> } = {},
+  opts: { mediaBaseUrl?: string; webDir?: string; acuityBypass?: string; protocols?: ProtocolRegistry; linkSecret?: string; rateLimits?: false; uploadLimits?: Partial<UploadLimits>; liveStreams?: Partial<LiveStreamLimits> } = {},
 ): () => ServerContext {
   let ctx: ServerContext | undefined;
   beforeEach(async () => {
@@ -38,7 +39,7 @@ export function useServer(
     const mediaDir = join(database.dir, 'media');
     await mkdir(mediaDir, { recursive: true });
     const webDir = opts.webDir ?? join(database.dir, 'web');
-    const app = await buildApp({ storage, mediaDir, webDir, mediaBaseUrl: opts.mediaBaseUrl ?? '', acuityBypass: opts.acuityBypass, protocols: opts.protocols, linkSecret: opts.linkSecret, rateLimits: opts.rateLimits, uploadLimits: opts.uploadLimits });
+    const app = await buildApp({ storage, mediaDir, webDir, mediaBaseUrl: opts.mediaBaseUrl ?? '', acuityBypass: opts.acuityBypass, protocols: opts.protocols, linkSecret: opts.linkSecret, rateLimits: opts.rateLimits, uploadLimits: opts.uploadLimits, liveStreams: opts.liveStreams });
     ctx = { dialect, storage, app, mediaDir, webDir, database, importStudy: (file, o = {}) => importStudy(storage, file, mediaDir, { protocols: opts.protocols, replace: o.replace }) };
   });
   afterEach(async () => {

@@ -6,7 +6,8 @@ import { HttpError } from './errors.js';
 import { DEFAULT_RATE_LIMITS, registerSecurity, type RateLimits } from './plugins/security.js';
 import { registerConsoleAuth } from './console/auth.js';
 import { consoleDataRoutes } from './console/data-routes.js';
-import { consoleJobRoutes } from './console/job-routes.js';
+import { consoleJobRoutes, liveStatsHub } from './console/job-routes.js';
+import { DEFAULT_LIVE_STREAM_LIMITS, type LiveStatsHub, type LiveStreamLimits } from './console/live-stats.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './console/study-zip.js';
 import { recoverStaging } from './study/staging.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   publicUrl?: string | null;
   /** The console's study uploads: zip size, unpacked size, entries, disk shared by uploads in progress (study-zip.ts). */
   uploadLimits?: Partial<UploadLimits>;
+  /** Live statistics streams per console account and in all, on this node (console/live-stats.ts). */
+  liveStreams?: Partial<LiveStreamLimits>;
   logger?: boolean;
   /** The protocol table (default: the registry; tests add throwaway protocols). */
   protocols?: ProtocolRegistry;
@@ -55,6 +58,8 @@ declare module 'fastify' {
     protocols: ProtocolRegistry;
     /** Parses and validates large bodies off the event loop (body/json-pool.ts). */
     jsonPool: JsonWorkerPool;
+    /** The console's live statistics streams (console/live-stats.ts). */
+    liveStats: LiveStatsHub;
     /** Every route registered, as the router matches it (the console's gate test walks them). */
     registeredRoutes: ReadonlyArray<{ method: string; url: string }>;
     /** The definition of a stored job's protocol (null for a name the table does not know). */
@@ -123,11 +128,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionRoutes);
   // The researcher console's API (src/server/console/), in a context of its own: its sign-in hook and upload parser
   // stay away from the participant routes.
+  const liveStats = liveStatsHub(app, opts.sessionLeaseMinutes ?? 60, { ...DEFAULT_LIVE_STREAM_LIMITS, ...opts.liveStreams });
+  app.decorate('liveStats', liveStats);
   await app.register(async (scope) => {
     await registerConsoleAuth(scope, { rateLimits });
     await scope.register(consoleJobRoutes, {
       leaseMinutes: opts.sessionLeaseMinutes ?? 60,
       publicUrl: (host) => (opts.publicUrl ?? process.env.PUBLIC_URL ?? `http://${host ?? 'localhost'}`).replace(/\/+$/, ''),
+      liveStats,
     });
     await scope.register(consoleDataRoutes, { mediaDir: opts.mediaDir, uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...opts.uploadLimits } });
   });

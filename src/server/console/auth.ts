@@ -123,3 +123,12 @@ export async function requireRole(app: FastifyInstance, request: FastifyRequest,
   if (needed === 'owner' && role !== 'owner') throw forbidden('only the job\'s owners may do this');
   return role;
 }
+
+/**
+ * Whether a live stream may send its next event: its session cookie still opens a session of the same user, who
+ * still has a role on the job (checked before every event, live-stats.ts).
+ */
+export async function streamStillAllowed(app: FastifyInstance, token: string | undefined, userId: number, jobId: string): Promise<boolean> {
+  const session = token ? await consoleSessionOf(app.storage, token) : null;
+  return session !== null && session.user.id === userId && (await roleOn(app.storage, session.user, jobId)) !== null;
+}

@@ -6,8 +6,9 @@ import { participantPage, sessionTokenInJob, type ParticipantFilter } from '../s
 import { findJob, jobSummaries, type StoredJob } from '../storage/jobs.js';
 import { jobsOfUser, setJobStatus, type JobRole } from '../storage/users.js';
 import { withdraw } from '../storage/withdrawals.js';
-import { requireRole } from './auth.js';
-import { jobStats, type JobStats } from './stats.js';
+import { CONSOLE_COOKIE, requireRole, streamStillAllowed } from './auth.js';
+import { LiveStatsHub, type LiveStreamLimits } from './live-stats.js';
+import { jobStats } from './stats.js';
 
 /**
  * The console's job routes: the jobs list, a job's live statistics (JSON and server-sent events), its participants,
@@ -30,6 +31,21 @@ const ParticipantsQuery = Type.Object(
 /** How often the live page's statistics are read again (any node answers from the database). */
 export const LIVE_INTERVAL_MS = 2000;
 
+/** The node's live statistics hub: each job's statistics computed once per interval for all the streams watching it. */
+export function liveStatsHub(app: FastifyInstance, leaseMinutes: number, limits: LiveStreamLimits): LiveStatsHub {
+  const hub = new LiveStatsHub(
+    async (jobId) => {
+      const job = await findJob(app.storage, jobId);
+      return job ? JSON.stringify(await jobStats(app.storage, job, leaseMinutes)) : null;
+    },
+    LIVE_INTERVAL_MS,
+    limits,
+    (error) => app.log.error({ err: error }, 'live statistics failed'),
+  );
+  app.addHook('onClose', () => hub.close());
+  return hub;
+}
+
 /** The participant links of a job, per platform, with the placeholders each platform fills in. */
 function participantLinks(publicUrl: string, route: string, jobId: string) {
   const base = `${publicUrl}/${route}/${jobId}`;
@@ -40,7 +56,7 @@ function participantLinks(publicUrl: string, route: string, jobId: string) {
   };
 }
 
-export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinutes: number; publicUrl: (host: string | undefined) => string }): Promise<void> {
+export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinutes: number; publicUrl: (host: string | undefined) => string; liveStats: LiveStatsHub }): Promise<void> {
   const statsOf = (job: StoredJob) => jobStats(app.storage, job, opts.leaseMinutes);
   const jobOrNotFound = async (id: string) => {
     const job = await findJob(app.storage, id);
@@ -75,39 +91,25 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
     return { id: job.id, protocol: job.protocol, role, question: job.fields.question, quality: job.quality, stats: await statsOf(job) };
   });
 
-  // Server-sent events: the statistics again whenever they change (checked every LIVE_INTERVAL_MS), a comment as a
-  // heartbeat otherwise, until the page goes away.
+  // Server-sent events: the statistics again whenever they change (computed once per job every LIVE_INTERVAL_MS for
+  // all the streams watching it, live-stats.ts), a comment as a heartbeat otherwise, until the page goes away or its
+  // session or role no longer allows it (checked before every event).
+  const hub = opts.liveStats;
   app.get<{ Params: { id: string } }>('/console/api/jobs/:id/events', { schema: { params: JobParams } }, async (request, reply) => {
     await requireRole(app, request, request.params.id, 'viewer');
-    const job = await jobOrNotFound(request.params.id);
-    reply.hijack();
+    await jobOrNotFound(request.params.id);
+    const user = request.consoleUser!;
+    const token = request.cookies[CONSOLE_COOKIE];
     const raw = reply.raw;
+    const stop = hub.watch(request.params.id, {
+      userId: user.id,
+      write: (text) => raw.write(text),
+      stillAllowed: () => streamStillAllowed(app, token, user.id, request.params.id),
+      end: () => raw.end(),
+    });
+    reply.hijack();
     raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    let last = '';
-    let ticks = 0;
-    let stopped = false;
-    const send = async () => {
-      if (stopped) return;
-      try {
-        const fresh = await findJob(app.storage, job.id);
-        if (!fresh) return stop();
-        const stats: JobStats = await statsOf(fresh);
-        const text = JSON.stringify(stats);
-        if (text !== last) raw.write(`event: stats\ndata: ${text}\n\n`);
-        else if (++ticks % 8 === 0) raw.write(': still here\n\n');
-        last = text;
-      } catch (error) {
-        request.log.error({ err: error }, 'live statistics failed');
-      }
-    };
-    const timer = setInterval(() => void send(), LIVE_INTERVAL_MS);
-    const stop = () => {
-      stopped = true;
-      clearInterval(timer);
-      raw.end();
-    };
     request.raw.on('close', stop);
-    await send();
   });
 
   app.get<{ Params: { id: string }; Querystring: { page?: string; pageSize?: string; status?: string; q?: string } }>(
