@@ -132,6 +132,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('liveStats', liveStats);
   await app.register(async (scope) => {
     await registerConsoleAuth(scope, { rateLimits });
+    // Query strings hold no NUL or lone surrogate (PostgreSQL refuses NUL in text), on both databases alike.
+    scope.addHook('preValidation', async (request) => {
+      const bad = badTextPath(request.query, 'querystring');
+      if (bad) throw badText(bad);
+    });
     await scope.register(consoleJobRoutes, {
       leaseMinutes: opts.sessionLeaseMinutes ?? 60,
       publicUrl: (host) => (opts.publicUrl ?? process.env.PUBLIC_URL ?? `http://${host ?? 'localhost'}`).replace(/\/+$/, ''),

@@ -17,6 +17,7 @@ import {
   type ConsoleUser,
   type JobRole,
 } from '../storage/users.js';
+import { findJob } from '../storage/jobs.js';
 import { verifyPassword } from './passwords.js';
 
 /**
@@ -118,8 +119,10 @@ function sameSecret(given: string | string[] | undefined, expected: string): boo
 
 /** The signed-in user's role on a job; 404 without one (nothing said about jobs they cannot see), 403 when a viewer asks to act. */
 export async function requireRole(app: FastifyInstance, request: FastifyRequest, jobId: string, needed: JobRole): Promise<JobRole> {
-  const role = await roleOn(app.storage, request.consoleUser!, jobId);
-  if (!role) throw notFound(`no job ${jobId}`);
+  const user = request.consoleUser!;
+  const role = await roleOn(app.storage, user, jobId);
+  // An administrator is owner of every job, even one that does not exist: that one is a 404 too.
+  if (!role || (user.admin && !(await findJob(app.storage, jobId)))) throw notFound(`no job ${jobId}`);
   if (needed === 'owner' && role !== 'owner') throw forbidden('only the job\'s owners may do this');
   return role;
 }

@@ -8,7 +8,7 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { chartSpecs, csvLine, reportJson, writeReport } from '../../analysis/index.js';
-import { ANALYSIS_FORMATS, exportAnalysisFormat, type AnalysisFormat } from '../export/analysis-formats.js';
+import { ANALYSIS_FORMATS, exportAnalysisFormat, formatMismatch, type AnalysisFormat } from '../export/analysis-formats.js';
 import { EXPORT_TABLES, exportJob, type ExportTable } from '../export/export.js';
 import { HttpError } from '../errors.js';
 import { DECISION_PLATFORMS, platformDecisions, type DecisionPlatform } from '../quality/decisions.js';
@@ -116,6 +116,13 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       await requireRole(app, request, request.params.id, 'owner');
       const { table = 'ratings', format = 'csv', raw } = request.query;
       const analysis = (ANALYSIS_FORMATS as readonly string[]).includes(format);
+      // Checked before the answer starts streaming: a format the job's protocol has no votes for is a 409, not a cut stream.
+      if (analysis) {
+        const job = (await findJob(app.storage, request.params.id))!;
+        const family = app.protocolOf(job)?.analysis.family ?? 'unknown';
+        const mismatch = formatMismatch(format as AnalysisFormat, { id: job.id, protocol: job.protocol, family });
+        if (mismatch) throw new HttpError(409, 'FORMAT_NOT_FOR_JOB', mismatch.replace('--format ', 'format '));
+      }
       const out = new PassThrough();
       const rows = analysis ? null : await exportRowCount(app, request.params.id, table);
       attachment(reply, `${request.params.id}-${analysis ? format : table}.${format === 'json' ? 'jsonl' : 'csv'}`, format === 'json' ? 'application/x-ndjson' : 'text/csv; charset=utf-8');

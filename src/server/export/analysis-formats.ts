@@ -23,6 +23,12 @@ export type AnalysisFormat = (typeof ANALYSIS_FORMATS)[number];
 
 const FAMILIES: Record<AnalysisFormat, ReadonlyArray<AnalysisInput['family']>> = { p910: ['rating'], pairs: ['paired'], mlds: ['mlds', 'triplet'] };
 
+/** Why a job of this analysis family has no export in this format, or null when it has. */
+export function formatMismatch(format: AnalysisFormat, job: { id: string; protocol: string; family: string }): string | null {
+  if ((FAMILIES[format] as readonly string[]).includes(job.family)) return null;
+  return `--format ${format} is for ${FAMILIES[format].join(' or ')} jobs; job ${job.id} is a ${job.protocol} job (${job.family})`;
+}
+
 export async function exportAnalysisFormat(
   storage: Storage,
   jobId: string,
@@ -31,9 +37,8 @@ export async function exportAnalysisFormat(
   options: JobReportOptions & { raw?: boolean },
 ): Promise<number> {
   const input = await jobAnalysisInput(storage, jobId, options);
-  if (!FAMILIES[format].includes(input.family)) {
-    throw new JobReportError(`--format ${format} is for ${FAMILIES[format].join(' or ')} jobs; job ${jobId} is a ${input.protocol} job (${input.family})`);
-  }
+  const mismatch = formatMismatch(format, { id: jobId, protocol: input.protocol, family: input.family });
+  if (mismatch) throw new JobReportError(mismatch);
   const write = async (values: ReadonlyArray<string | number>) => {
     const cells = values.map((v) => (typeof v === 'string' && !options.raw ? neutraliseFormula(v) : String(v)));
     if (!out.write(csvLine(cells))) await once(out, 'drain');
