@@ -6,7 +6,7 @@ import { participantPage, sessionTokenInJob, type ParticipantFilter } from '../s
 import { findJob, jobSummaries, type StoredJob } from '../storage/jobs.js';
 import { jobsOfUser, setJobStatus, type JobRole } from '../storage/users.js';
 import { withdraw } from '../storage/withdrawals.js';
-import { requireRole } from './auth.js';
+import { requireRole, stillAllowed } from './auth.js';
 import { jobStats, type JobStats } from './stats.js';
 
 /**
@@ -89,6 +89,11 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
     const send = async () => {
       if (stopped) return;
       try {
+        // The session is checked again before every event: sign-out, expiry, a removed account or role end the stream.
+        if (!(await stillAllowed(app, request, job.id))) {
+          raw.write('event: ended\ndata: {"reason":"SIGN_IN_REQUIRED"}\n\n');
+          return stop();
+        }
         const fresh = await findJob(app.storage, job.id);
         if (!fresh) return stop();
         const stats: JobStats = await statsOf(fresh);

@@ -25,17 +25,20 @@ export async function storeSessionLogs(storage: Storage, session: SessionRow, lo
   if (session.completed_at && Date.now() - Date.parse(session.completed_at) > SESSION_LOGS_QUOTA.afterCompletionMs) {
     throw new HttpError(429, 'LOGS_QUOTA', 'this session was completed over an hour ago and takes no more logs');
   }
-  const used = await storage.db
-    .selectFrom('session_logs')
-    .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('length', ['body'])).as('bytes')])
-    .where('session_id', '=', session.id)
-    .executeTakeFirstOrThrow();
-  if (Number(used.posts) + 1 > SESSION_LOGS_QUOTA.posts || Number(used.bytes ?? 0) + logsJson.length > SESSION_LOGS_QUOTA.bytes) {
-    throw new HttpError(429, 'LOGS_QUOTA', `a session stores at most ${SESSION_LOGS_QUOTA.posts} log posts and ${SESSION_LOGS_QUOTA.bytes} bytes of logs`);
-  }
-  const { id } = await storage.write((trx) =>
-    trx.insertInto('session_logs').values({ session_id: session.id, body: logsJson, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow(),
-  );
+  // Counted in the transaction that writes, after locking the session's row (PostgreSQL; SQLite's writes are
+  // serialised): posts sent at once cannot all read the same count and overrun the quota.
+  const { id } = await storage.write(async (trx) => {
+    if (storage.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', session.id).forUpdate().execute();
+    const used = await trx
+      .selectFrom('session_logs')
+      .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('length', ['body'])).as('bytes')])
+      .where('session_id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    if (Number(used.posts) + 1 > SESSION_LOGS_QUOTA.posts || Number(used.bytes ?? 0) + logsJson.length > SESSION_LOGS_QUOTA.bytes) {
+      throw new HttpError(429, 'LOGS_QUOTA', `a session stores at most ${SESSION_LOGS_QUOTA.posts} log posts and ${SESSION_LOGS_QUOTA.bytes} bytes of logs`);
+    }
+    return trx.insertInto('session_logs').values({ session_id: session.id, body: logsJson, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
+  });
   return id;
 }
 
