@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../protocols/registry.js';
 import type { ProtocolDefinition } from '../protocols/types.js';
 import { badText, badTextPath, JsonWorkerPool } from './body/json-pool.js';
+import type { TrustProxy } from './config.js';
 import { HttpError } from './errors.js';
 import { DEFAULT_RATE_LIMITS, registerSecurity, type RateLimits } from './plugins/security.js';
 import { registerConsoleAuth } from './console/auth.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   linkSecret?: string | null;
   /** Per-address limits on session creation and consent forms (default DEFAULT_RATE_LIMITS); false = none. */
   rateLimits?: RateLimits | false;
+  /** The proxies whose X-Forwarded-For names the client (config.ts TrustProxy; default false: none). */
+  trustProxy?: TrustProxy;
   /** Whole-request timeout, ms (a slow client is cut off; default 120 s). */
   requestTimeoutMs?: number;
   /** A connection idle this long is closed, ms (default 60 s). */
@@ -58,6 +61,8 @@ declare module 'fastify' {
   }
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /**
  * The whole HTTP application (no listening): plugins first, then every route explicitly. Tests drive it with
  * app.inject(); start.ts listens.
@@ -74,6 +79,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestTimeout: opts.requestTimeoutMs ?? 120_000,
     connectionTimeout: opts.idleTimeoutMs ?? 60_000,
     keepAliveTimeout: 10_000,
+    // request.ip (and so every per-address rate limit and sign-in lock) is the client named by trusted proxies only.
+    // A hop count trusts the nearest N hops (Fastify's typings take no number, its runtime the same function).
+    trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : (opts.trustProxy ?? false),
   });
   const protocols = opts.protocols ?? PROTOCOLS;
   app.decorate('storage', opts.storage);
