@@ -1,9 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../protocols/registry.js';
 import type { ProtocolDefinition } from '../protocols/types.js';
-import { badText, badTextPath, JsonWorkerPool } from './body/json-pool.js';
+import { JsonWorkerPool, parseSmallJson } from './body/json-pool.js';
 import type { TrustProxy } from './config.js';
-import { HttpError } from './errors.js';
 import { DEFAULT_RATE_LIMITS, registerSecurity, type RateLimits } from './plugins/security.js';
 import { registerConsoleAuth } from './console/auth.js';
 import { consoleDataRoutes } from './console/data-routes.js';
@@ -74,7 +73,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // refuses a body (collecting every error of a junk body took seconds). verbose: errors carry their schema, so a
     // union reports "must be one of ..." (errors.ts).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false, verbose: true } },
-    bodyLimit: 1024 * 1024,
+    // Every body the event loop parses is small (its cost is bounded); larger ones name their limit (ratings, logs,
+    // uploads) and are parsed off the loop.
+    bodyLimit: 64 * 1024,
     // Slow clients are cut off: a whole request within requestTimeout, no socket idle for a minute.
     requestTimeout: opts.requestTimeoutMs ?? 120_000,
     connectionTimeout: opts.idleTimeoutMs ?? 60_000,
@@ -98,12 +99,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
     let value: unknown;
     try {
-      value = JSON.parse(body);
+      value = parseSmallJson(body);
     } catch (error) {
-      return done(new HttpError(400, 'BAD_REQUEST', `body is not valid JSON: ${(error as Error).message}`));
+      return done(error as Error);
     }
-    const bad = badTextPath(value, 'body');
-    return bad ? done(badText(bad)) : done(null, value);
+    return done(null, value);
   });
 
   const mediaBaseUrl = opts.mediaBaseUrl ?? '';

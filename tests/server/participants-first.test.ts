@@ -9,7 +9,7 @@ import { cli, useCliEnvironment } from '../../testkit/cli.js';
 import { addUser, PASSWORD, signIn } from '../../testkit/console.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { sessionLogsOf } from '../../testkit/participants.js';
-import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { PAIR_STUDY } from '../../testkit/studies.js';
 
 /**
@@ -152,6 +152,30 @@ describeEachDialect('participants first', (dialect) => {
       expect(users).toHaveLength(4);
       expect(users.filter((u) => u.admin === 1)).toHaveLength(1);
     }, 60_000);
+  });
+
+  describe('anonymous bodies', () => {
+    it('parses a rating over 16 KiB off the event loop: a long valid one is stored, 45,000 unknown keys get the usual 400', async () => {
+      await ctx().importStudy(PAIR_STUDY);
+      const playlist = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', 'platform=prolific&PROLIFIC_PID=bodies1'));
+      const [first, second] = playlist.stimulis;
+      const junk: Record<string, unknown> = ratingBody(playlist, first!.stimuliId);
+      for (let i = 0; i < 45_000; i++) junk[`k${i}`] = 0;
+      const refused = await postJson(ctx().app, '/api/ratings/', junk);
+      expect([refused.statusCode, json(refused)]).toEqual([400, { error: 'VALIDATION', message: 'invalid body: body.k0 unknown field', details: [{ path: 'body.k0', message: 'unknown field' }] }]);
+      const longLogs = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ label: `step ${i}`, onsetMs: i, offsetMs: i + 1 })));
+      expect(longLogs.length).toBeGreaterThan(16 * 1024);
+      expect((await postJson(ctx().app, '/api/ratings/', ratingBody(playlist, second!.stimuliId, { logs: longLogs }))).statusCode).toBe(201);
+      const small = await postJson(ctx().app, '/api/ratings/', { ...ratingBody(playlist, first!.stimuliId), extra: 1 });
+      expect(json(small).message).toBe('invalid body: body.extra unknown field');
+      const stored = await ctx().storage.db.selectFrom('ratings').select(['stimulus_id', 'logs']).where('session_id', '=', playlist.session_id!).execute();
+      expect(stored).toEqual([{ stimulus_id: second!.stimuliId, logs: longLogs }]);
+    });
+
+    it('refuses a sign-in body over 4 KiB before parsing it', async () => {
+      const res = await ctx().app.inject({ method: 'POST', url: '/console/api/sign-in', payload: { email: 'a@b.c', password: 'x'.repeat(5000) } });
+      expect([res.statusCode, json(res).error]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    });
   });
 
   describe('quotas', () => {

@@ -85,7 +85,7 @@ export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimi
   // Sign-in attempts per address, beside the lock per e-mail and address (which alone would let one address try every account).
   const signInLimit = opts.rateLimits === false ? {} : { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
   const checkTime = new CheckTime();
-  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, ...signInLimit }, async (request, reply) => {
+  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, bodyLimit: 4096, ...signInLimit }, async (request, reply) => {
     const { email, password } = request.body;
     // Counted before the check: attempts sent together are checked at most LOCKOUT.attempts times. A locked pair, an
     // unknown e-mail and a wrong password get the same answer after the same time (nothing tells who has an account).
