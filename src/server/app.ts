@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../protocols/registry.js';
 import type { ProtocolDefinition } from '../protocols/types.js';
-import { badText, badTextPath, JsonWorkerPool } from './body/json-pool.js';
-import { HttpError } from './errors.js';
+import { badText, badTextPath, JsonWorkerPool, parseSmallJson } from './body/json-pool.js';
+import type { TrustProxy } from './config.js';
 import { DEFAULT_RATE_LIMITS, registerSecurity, type RateLimits } from './plugins/security.js';
 import { registerConsoleAuth } from './console/auth.js';
 import { consoleDataRoutes } from './console/data-routes.js';
@@ -37,6 +37,8 @@ export interface AppOptions {
   linkSecret?: string | null;
   /** Per-address limits on session creation and consent forms (default DEFAULT_RATE_LIMITS); false = none. */
   rateLimits?: RateLimits | false;
+  /** The proxies whose X-Forwarded-For names the client (config.ts TrustProxy; default false: none). */
+  trustProxy?: TrustProxy;
   /** Whole-request timeout, ms (a slow client is cut off; default 120 s). */
   requestTimeoutMs?: number;
   /** A connection idle this long is closed, ms (default 60 s). */
@@ -67,6 +69,8 @@ declare module 'fastify' {
   }
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /**
  * The whole HTTP application (no listening): plugins first, then every route explicitly. Tests drive it with
  * app.inject(); start.ts listens.
@@ -78,11 +82,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // refuses a body (collecting every error of a junk body took seconds). verbose: errors carry their schema, so a
     // union reports "must be one of ..." (errors.ts).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false, verbose: true } },
-    bodyLimit: 1024 * 1024,
+    // Every body the event loop parses is small (its cost is bounded); larger ones name their limit (ratings, logs,
+    // uploads) and are parsed off the loop.
+    bodyLimit: 64 * 1024,
     // Slow clients are cut off: a whole request within requestTimeout, no socket idle for a minute.
     requestTimeout: opts.requestTimeoutMs ?? 120_000,
     connectionTimeout: opts.idleTimeoutMs ?? 60_000,
     keepAliveTimeout: 10_000,
+    // request.ip (and so every per-address rate limit and sign-in lock) is the client named by trusted proxies only.
+    // A hop count trusts the nearest N hops (Fastify's typings take no number, its runtime the same function).
+    trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : (opts.trustProxy ?? false),
   });
   const protocols = opts.protocols ?? PROTOCOLS;
   app.decorate('storage', opts.storage);
@@ -107,12 +116,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
     let value: unknown;
     try {
-      value = JSON.parse(body);
+      value = parseSmallJson(body);
     } catch (error) {
-      return done(new HttpError(400, 'BAD_REQUEST', `body is not valid JSON: ${(error as Error).message}`));
+      return done(error as Error);
     }
-    const bad = badTextPath(value, 'body');
-    return bad ? done(badText(bad)) : done(null, value);
+    return done(null, value);
   });
 
   const mediaBaseUrl = opts.mediaBaseUrl ?? '';

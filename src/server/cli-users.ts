@@ -4,13 +4,17 @@ import { parseArgs } from 'node:util';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './console/passwords.js';
 import { findJob } from './storage/jobs.js';
 import type { Storage } from './storage/types.js';
-import { createUser, findUserByEmail, grantRole, setCreatesStudies, type JobRole } from './storage/users.js';
+import { closeSessionsOfUser, createUser, findUserByEmail, grantRole, removeUser, revokeRole, setCreatesStudies, userSummaries, type JobRole } from './storage/users.js';
 
 export const USERS_USAGE = `  user add <email>                           a console account; the password is prompted (the first account
                                              administers every job)
   user grant <email> <jobId> owner|viewer    a role on a job (owners act and see platform ids; viewers read)
   user grant <email> creator                 may upload new studies in the console (and owns what it uploads)
-  user revoke <email> creator                no longer may`;
+  user revoke <email> creator                no longer may
+  user revoke <email> <jobId>                takes the role on that job away (open live pages end at once)
+  user sign-out <email>                      ends every signed-in session of the account
+  user remove <email>                        deletes the account, its roles and its sessions
+  user list                                  every account with its roles`;
 
 /**
  * Reads the password: from a terminal without echo, else the first line of stdin (scripts:
@@ -58,6 +62,30 @@ export async function userCommand(storage: Storage, args: string[], io: { in: Re
     if (!user) return fail(`no account ${email}`);
     await setCreatesStudies(storage, user.id, action === 'grant');
     say(action === 'grant' ? `${user.email} may upload new studies` : `${user.email} may no longer upload new studies`);
+    return 0;
+  }
+  if (action === 'list' && positionals.length === 1) {
+    for (const user of await userSummaries(storage)) {
+      const roles = user.admin ? 'administrator' : user.roles.map((r) => `${r.role} of ${r.jobId}`).join(', ') || 'no role';
+      say(`${user.email}\t${roles}\t${user.sessions} signed-in session(s)`);
+    }
+    return 0;
+  }
+  if ((action === 'revoke' && email && jobId && positionals.length === 3) || ((action === 'sign-out' || action === 'remove') && email && positionals.length === 2)) {
+    const user = await findUserByEmail(storage, email);
+    if (!user) return fail(`no account ${email}`);
+    if (action === 'revoke') {
+      if (!(await revokeRole(storage, jobId!, user.id))) return fail(`${user.email} has no role on ${jobId}`);
+      say(`${user.email} has no role on ${jobId} any more`);
+    } else if (action === 'sign-out') {
+      say(`${user.email}: ${await closeSessionsOfUser(storage, user.id)} session(s) ended`);
+    } else {
+      // Someone must keep administering every job.
+      const admins = (await userSummaries(storage)).filter((u) => u.admin).length;
+      if (user.admin === 1 && admins <= 1) return fail(`${user.email} is the only administrator: it cannot be removed`);
+      await removeUser(storage, user.id);
+      say(`account ${user.email} removed, with its roles and sessions`);
+    }
     return 0;
   }
   return fail(`Usage:\n${USERS_USAGE}`);

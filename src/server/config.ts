@@ -25,6 +25,26 @@ export interface ServerConfig {
   rateLimits: RateLimits;
   /** REQUEST_TIMEOUT_MS: a whole request (body included) within this (default 120000). */
   requestTimeoutMs: number;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (TrustProxy); false = none (the default). */
+  trustProxy: TrustProxy;
+}
+
+/**
+ * Which proxies in front may name the client (X-Forwarded-For): a hop count (the nearest N hops are proxies: only
+ * when nothing reaches the node but through them), or a list of their addresses / CIDR ranges (safer: a direct
+ * client's X-Forwarded-For is ignored). false: the socket's address is the client.
+ */
+export type TrustProxy = false | number | string[];
+
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || text === '0') return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const list = text.split(',').map((a) => a.trim()).filter(Boolean);
+  // Addresses, CIDR ranges, or proxy-addr's names (loopback, linklocal, uniquelocal); never "true": everyone would be trusted.
+  const bad = list.find((a) => !/^([0-9a-f.:]+(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/i.test(a));
+  if (bad !== undefined) throw new Error(`TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses or CIDR ranges, got ${JSON.stringify(bad)}`);
+  return list;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -50,6 +70,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       consentsPerMinute: nonNegative(env, 'RATE_LIMIT_CONSENTS_PER_MINUTE', DEFAULT_RATE_LIMITS.consentsPerMinute),
     },
     requestTimeoutMs: nonNegative(env, 'REQUEST_TIMEOUT_MS', 120_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
 

@@ -58,6 +58,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       rateLimits: env.rateLimits,
       publicUrl: process.env.PUBLIC_URL || null,
       requestTimeoutMs: env.requestTimeoutMs,
+      trustProxy: env.trustProxy,
       logger: opts.logger ?? false,
     });
     await warmConsentPdf();

@@ -89,7 +89,7 @@ test('a researcher uploads a study, opens it, watches a participant complete liv
   await page.getByLabel('E-mail address').fill(owner);
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Wrong e-mail address or password.');
+  await expect(page.getByRole('alert')).toHaveText('Wrong e-mail address or password (after 5 failed sign-ins, wait 15 minutes).');
   await signIn(page, owner);
   await expectAccessible(page, 'the studies list');
 

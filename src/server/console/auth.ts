@@ -8,22 +8,23 @@ import {
   closeConsoleSession,
   consoleSessionOf,
   findUserByEmail,
-  LOCKOUT,
   openConsoleSession,
-  recordFailedLogin,
-  recordSuccessfulLogin,
   roleOn,
   CONSOLE_SESSION_MS,
   type ConsoleUser,
   type JobRole,
+  userSummaries,
 } from '../storage/users.js';
 import { findJob } from '../storage/jobs.js';
+import { clearSignInAttempts, countSignInAttempt, LOCKOUT } from '../storage/sign-in-attempts.js';
+import { BUSY_RETRY_SECONDS } from './password-pool.js';
 import { verifyPassword } from './passwords.js';
 
 /**
  * Console sign-in (README "Console"): a session cookie (random token; HttpOnly, SameSite=Strict, Secure over
  * HTTPS, path /console), a CSRF token per session required in the `x-csrf-token` header of every change, and a
- * lockout after 5 failed sign-ins in a row (15 minutes), on top of a per-address rate limit. Every route of the
+ * lock after 5 sign-in attempts per e-mail and address (15 minutes; storage/sign-in-attempts.ts), on top of a
+ * per-address rate limit. Every route of the
  * console's scope but sign-in refuses without a live session (401); a job the user has no role on is answered 404.
  */
 
@@ -45,6 +46,24 @@ const SignIn = Type.Object(
   { email: Type.String({ minLength: 3, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1000 }) },
   { additionalProperties: false },
 );
+
+/** The one answer of a refused sign-in: wrong password, unknown e-mail and a locked pair alike. */
+const signInFailed = () =>
+  new HttpError(401, 'SIGN_IN_FAILED', `wrong e-mail or password, or too many attempts: after ${LOCKOUT.attempts} failed sign-ins, this address waits ${LOCKOUT.ms / 60_000} minutes`);
+
+/**
+ * How long a password check takes here (a moving average): a locked attempt is answered after as long, without
+ * spending a check, so its answer's timing tells nothing either.
+ */
+class CheckTime {
+  private averageMs = 100;
+  observe(ms: number): void {
+    this.averageMs += (ms - this.averageMs) * 0.2;
+  }
+  wait(): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, this.averageMs * (0.9 + Math.random() * 0.2)));
+  }
+}
 
 /** A fixed hash to compare against when the account does not exist: the answer takes as long either way. */
 const NO_ACCOUNT = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -75,27 +94,38 @@ export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimi
     if (!route.url.startsWith('/console/api/')) throw new Error(`console route ${route.url} outside /console/api/`);
   });
 
-  // Sign-in attempts per address, beside the lockout per account (which alone would let one address try every account).
+  // Sign-in attempts per address, beside the lock per e-mail and address (which alone would let one address try every account).
   const signInConfig = { consoleSignedOut: true, ...(opts.rateLimits === false ? {} : { rateLimit: { max: 20, timeWindow: '1 minute' } }) };
-  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, config: signInConfig }, async (request, reply) => {
-    const user = await findUserByEmail(app.storage, request.body.email);
-    const refused = () => new HttpError(401, 'SIGN_IN_FAILED', 'wrong e-mail or password');
-    if (user?.locked_until && user.locked_until > new Date().toISOString()) {
-      throw new HttpError(423, 'ACCOUNT_LOCKED', `too many failed sign-ins: try again after ${user.locked_until}`);
+  const checkTime = new CheckTime();
+  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, bodyLimit: 4096, config: signInConfig }, async (request, reply) => {
+    const { email, password } = request.body;
+    // Counted before the check: attempts sent together are checked at most LOCKOUT.attempts times. A locked pair, an
+    // unknown e-mail and a wrong password get the same answer after the same time (nothing tells who has an account).
+    if (!(await countSignInAttempt(app.storage, email, request.ip))) {
+      await checkTime.wait();
+      throw signInFailed();
     }
-    const ok = await verifyPassword(request.body.password, user?.password_hash ?? NO_ACCOUNT);
-    if (!user) throw refused();
-    if (!ok) {
-      await recordFailedLogin(app.storage, user.id);
-      throw refused();
-    }
-    await recordSuccessfulLogin(app.storage, user.id);
+    const user = await findUserByEmail(app.storage, email);
+    const started = performance.now();
+    const ok = await verifyPassword(password, user?.password_hash ?? NO_ACCOUNT).catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', String(BUSY_RETRY_SECONDS));
+      throw error;
+    });
+    checkTime.observe(performance.now() - started);
+    if (!user || !ok) throw signInFailed();
+    await clearSignInAttempts(app.storage, email, request.ip);
     const session = await openConsoleSession(app.storage, user.id);
     setSessionCookie(request, reply, session.token);
     return { user: { id: user.id, email: user.email, admin: user.admin === 1 }, csrfToken: session.csrfToken, lockout: LOCKOUT };
   });
 
   app.get('/console/api/me', async (request) => ({ user: request.consoleUser, csrfToken: request.consoleCsrf }));
+
+  // Administrators see every account and its roles (the console's users page; `cli user` changes them).
+  app.get('/console/api/users', async (request) => {
+    if (!request.consoleUser!.admin) throw forbidden('only administrators see the accounts');
+    return { users: await userSummaries(app.storage) };
+  });
 
   app.post('/console/api/sign-out', async (request, reply) => {
     const token = request.cookies[CONSOLE_COOKIE];

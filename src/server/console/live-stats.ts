@@ -123,6 +123,8 @@ export class LiveStatsHub {
   private async send(stream: LiveStream, stats: string | null, remove: () => void): Promise<void> {
     if (!(await stream.stillAllowed().catch(() => false))) {
       remove();
+      // Tells the page why (sign-out, expiry, a removed account or role), then closes.
+      stream.write('event: ended\ndata: {"reason":"SIGN_IN_REQUIRED"}\n\n');
       stream.end();
       return;
     }

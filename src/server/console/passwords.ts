@@ -1,19 +1,22 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { PasswordPool, type ScryptCost } from './password-pool.js';
 
 /**
- * Console passwords, hashed with scrypt (Node's own, in libuv's thread pool: the event loop keeps serving while a
- * sign-in is checked). Stored as `scrypt$N$r$p$salt$key` (base64url), so the cost can rise later without breaking
- * the hashes already stored.
+ * Console passwords, hashed with scrypt on the password pool's own threads (password-pool.ts: never on libuv's
+ * pool, which acknowledges participants' answers). Stored as `scrypt$N$r$p$salt$key` (base64url), so the cost can
+ * rise later without breaking the hashes already stored.
  */
 
-const COST = { N: 2 ** 15, r: 8, p: 1 };
+const COST: ScryptCost = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;
 /** A password is at least this long (the console says so when creating one). */
 export const MIN_PASSWORD_LENGTH = 10;
 
-function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
-  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))));
+/** The process's one budget of concurrent password checks (sign-ins and `cli user add` alike). */
+export const passwordPool = new PasswordPool();
+
+function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  return passwordPool.derive(password.normalize('NFKC'), salt, KEY_BYTES, cost);
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BubbleScreeningBody, IDEMPOTENCY_HEADER, RatingBody } from '../../contract/payloads.js';
 import { protocolOf } from '../../protocols/registry.js';
 import type { ProtocolDefinition } from '../../protocols/types.js';
+import { parseSmallJson, SMALL_BODY_BYTES } from '../body/json-pool.js';
 import { largeJsonBodies, requireSameToken, type ParsedLargeBody } from '../body/large-bodies.js';
 import { HttpError, notFound } from '../errors.js';
 import { ANSWER_QUOTA, checkScreeningQuota, presentationKey, storeRating, storeScreening, type AnswerOutcome, type AnswerTarget } from '../storage/answers.js';
@@ -47,20 +48,28 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
     idempotencyKey: key ?? null,
   });
 
-  app.post<{ Body: RatingBody; Headers: AnswerHeaders }>(
-    '/api/ratings/',
-    { schema: { body: RatingBody, headers: AnswerHeaders }, bodyLimit: 512 * 1024 },
-    async (request, reply) => {
-      const b = request.body;
-      const protocol = await protocolOfSession(b.session_id);
-      if (!protocol.answers.ratingValues.includes(b.value)) {
-        throw badAnswer(`value ${b.value} is not a ${protocol.name} answer: it must be one of ${protocol.answers.ratingValues.join(', ')}`);
-      }
-      if (protocol.answers.ratingPerPlay && b.nbReplay >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
-      const rating = { value: b.value, nbReplay: b.nbReplay, logs: b.logs, timing: jsonOrNull(b.timing) };
-      return send(reply, await storeRating(storage, target(b, request.headers[IDEMPOTENCY_HEADER], protocol.answers.ratingPerPlay ? b.nbReplay : null), rating));
-    },
-  );
+  // A rating is small; a body over SMALL_BODY_BYTES (a long `logs` text, or junk) is parsed and validated in a worker,
+  // so no anonymous body costs the event loop more than a small one does.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser(['application/json', 'text/plain']);
+    scope.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit: 512 * 1024 }, async (_request: FastifyRequest, body: Buffer) =>
+      body.length <= SMALL_BODY_BYTES ? parseSmallJson(body.toString('utf8')) : (await scope.jsonPool.parse('rating', body)).fields,
+    );
+    scope.post<{ Body: RatingBody; Headers: AnswerHeaders }>(
+      '/api/ratings/',
+      { schema: { body: RatingBody, headers: AnswerHeaders }, bodyLimit: 512 * 1024 },
+      async (request, reply) => {
+        const b = request.body;
+        const protocol = await protocolOfSession(b.session_id);
+        if (!protocol.answers.ratingValues.includes(b.value)) {
+          throw badAnswer(`value ${b.value} is not a ${protocol.name} answer: it must be one of ${protocol.answers.ratingValues.join(', ')}`);
+        }
+        if (protocol.answers.ratingPerPlay && b.nbReplay >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
+        const rating = { value: b.value, nbReplay: b.nbReplay, logs: b.logs, timing: jsonOrNull(b.timing) };
+        return send(reply, await storeRating(storage, target(b, request.headers[IDEMPOTENCY_HEADER], protocol.answers.ratingPerPlay ? b.nbReplay : null), rating));
+      },
+    );
+  });
 
   // Mouse logs are large: parsed and validated off the event loop (body/json-pool.ts), after the token header check.
   await app.register(async (scope) => {

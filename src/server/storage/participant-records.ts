@@ -26,15 +26,18 @@ export async function storeSessionLogs(storage: Storage, session: SessionRow, lo
   if (session.completed_at && Date.now() - Date.parse(session.completed_at) > SESSION_LOGS_QUOTA.afterCompletionMs) {
     throw new HttpError(429, 'LOGS_QUOTA', 'this session was completed over an hour ago and takes no more logs');
   }
-  const used = await storage.db
-    .selectFrom('session_logs')
-    .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('length', ['body'])).as('bytes')])
-    .where('session_id', '=', session.id)
-    .executeTakeFirstOrThrow();
-  if (Number(used.posts) + 1 > SESSION_LOGS_QUOTA.posts || Number(used.bytes ?? 0) + logsJson.length > SESSION_LOGS_QUOTA.bytes) {
-    throw new HttpError(429, 'LOGS_QUOTA', `a session stores at most ${SESSION_LOGS_QUOTA.posts} log posts and ${SESSION_LOGS_QUOTA.bytes} bytes of logs`);
-  }
+  // Counted in the transaction that writes, after locking the session's row (PostgreSQL; SQLite's writes are
+  // serialised): posts sent at once cannot all read the same count and overrun the quota.
   const { id } = await storage.write(async (trx) => {
+    if (storage.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', session.id).forUpdate().execute();
+    const used = await trx
+      .selectFrom('session_logs')
+      .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('length', ['body'])).as('bytes')])
+      .where('session_id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    if (Number(used.posts) + 1 > SESSION_LOGS_QUOTA.posts || Number(used.bytes ?? 0) + logsJson.length > SESSION_LOGS_QUOTA.bytes) {
+      throw new HttpError(429, 'LOGS_QUOTA', `a session stores at most ${SESSION_LOGS_QUOTA.posts} log posts and ${SESSION_LOGS_QUOTA.bytes} bytes of logs`);
+    }
     const row = await trx.insertInto('session_logs').values({ session_id: session.id, body: logsJson, state_classes: summary.classes, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
     // The phase the session reached, for the live statistics (a post without states leaves it as it was).
     if (summary.last) await trx.updateTable('sessions').set({ log_phase: JSON.stringify(summary.last) }).where('id', '=', session.id).execute();

@@ -196,8 +196,9 @@ export interface UsersTable {
   password_hash: string;
   /** 1: owner of every job (the first account). */
   admin: number;
-  /** Failed sign-ins in a row; 5 lock the account for 15 minutes. */
+  /** Unused since migration 009 (sign_in_attempts counts failed sign-ins). */
   failed_logins: number;
+  /** Unused since migration 009. */
   locked_until: string | null;
   created_at: string;
   /** 1: may upload new studies in the console (`cli user grant EMAIL creator`); administrators always may. */
@@ -211,6 +212,18 @@ export interface ConsoleSessionsTable {
   csrf_token: string;
   created_at: string;
   expires_at: string;
+}
+
+/**
+ * Sign-in attempts, counted before the password is checked (storage/sign-in-attempts.ts). The key is a SHA-256 of
+ * "acct:{email}\n{address}" or "acct:{email}" (no e-mail or address stored in clear).
+ */
+export interface SignInAttemptsTable {
+  key_hash: string;
+  /** Attempts counted since the window began. */
+  attempts: number;
+  /** The last counted attempt before the limit; the lock lasts from here. */
+  last_at: string;
 }
 
 /** owner: everything; viewer: reads, without platform ids. */
@@ -238,6 +251,7 @@ export interface Database {
   users: UsersTable;
   console_sessions: ConsoleSessionsTable;
   job_roles: JobRolesTable;
+  sign_in_attempts: SignInAttemptsTable;
 }
 
 export type Db = Kysely<Database>;

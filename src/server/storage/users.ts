@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { nowIso, type JobStatus, type Storage } from './types.js';
 
 /** Console accounts, their signed-in sessions and their roles per job (README "Console"). */
@@ -11,8 +12,6 @@ export interface ConsoleUser {
 
 export type JobRole = 'owner' | 'viewer';
 
-/** A lockout after this many failed sign-ins in a row, for LOCKOUT_MS. */
-export const LOCKOUT = { attempts: 5, ms: 15 * 60_000 };
 /** A console session ends after this long without use. */
 export const CONSOLE_SESSION_MS = 12 * 3600_000;
 
@@ -21,7 +20,11 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 export async function createUser(storage: Storage, email: string, passwordHash: string): Promise<ConsoleUser> {
   const normal = email.trim().toLowerCase();
   return storage.write(async (trx) => {
-    // The first account administers every job (someone must be able to do everything).
+    // The first account administers every job (someone must be able to do everything): exactly one, however many
+    // accounts are created at once. PostgreSQL: a table lock that conflicts with itself serialises the creations
+    // (readers unaffected) until the transaction ends, in every process; SQLite's writes are serialised already
+    // (one group commit per process, BEGIN IMMEDIATE across processes).
+    if (storage.dialect === 'postgres') await sql`lock table users in share row exclusive mode`.execute(trx);
     const first = (await trx.selectFrom('users').select('id').limit(1).executeTakeFirst()) === undefined;
     const { id } = await trx
       .insertInto('users')
@@ -34,20 +37,6 @@ export async function createUser(storage: Storage, email: string, passwordHash: 
 
 export async function findUserByEmail(storage: Storage, email: string) {
   return storage.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
-}
-
-/** A failed sign-in: counted, and the account locked once LOCKOUT.attempts are reached. */
-export async function recordFailedLogin(storage: Storage, userId: number): Promise<void> {
-  await storage.write(async (trx) => {
-    const row = await trx.selectFrom('users').select('failed_logins').where('id', '=', userId).executeTakeFirstOrThrow();
-    const failed = row.failed_logins + 1;
-    const locked = failed >= LOCKOUT.attempts ? new Date(Date.now() + LOCKOUT.ms).toISOString() : null;
-    await trx.updateTable('users').set({ failed_logins: locked ? 0 : failed, ...(locked ? { locked_until: locked } : {}) }).where('id', '=', userId).execute();
-  });
-}
-
-export async function recordSuccessfulLogin(storage: Storage, userId: number): Promise<void> {
-  await storage.write((trx) => trx.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', userId).execute());
 }
 
 /** A new signed-in session: the cookie token (kept only as a hash) and its CSRF token. */
@@ -123,4 +112,47 @@ export async function mayCreateStudies(storage: Storage, user: ConsoleUser): Pro
 
 export async function setCreatesStudies(storage: Storage, userId: number, allowed: boolean): Promise<void> {
   await storage.write((trx) => trx.updateTable('users').set({ creates_studies: allowed ? 1 : 0 }).where('id', '=', userId).execute(), { singleStatement: true });
+}
+
+/** Deletes an account: its sessions and roles go with it (foreign keys cascade). */
+export async function removeUser(storage: Storage, userId: number): Promise<void> {
+  await storage.write((trx) => trx.deleteFrom('users').where('id', '=', userId).execute(), { singleStatement: true });
+}
+
+/** Takes a user's role on a job away; false when they had none. */
+export async function revokeRole(storage: Storage, jobId: string, userId: number): Promise<boolean> {
+  const result = await storage.write((trx) => trx.deleteFrom('job_roles').where('job_id', '=', jobId).where('user_id', '=', userId).executeTakeFirst(), { singleStatement: true });
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Ends every signed-in session of a user (their open live streams end at their next event); how many there were. */
+export async function closeSessionsOfUser(storage: Storage, userId: number): Promise<number> {
+  const result = await storage.write((trx) => trx.deleteFrom('console_sessions').where('user_id', '=', userId).executeTakeFirst(), { singleStatement: true });
+  return Number(result.numDeletedRows);
+}
+
+export interface UserSummary {
+  email: string;
+  admin: boolean;
+  createdAt: string;
+  /** Live signed-in sessions. */
+  sessions: number;
+  roles: Array<{ jobId: string; role: JobRole }>;
+}
+
+/** Every account with its roles and live sessions (the administrators' users page). */
+export async function userSummaries(storage: Storage): Promise<UserSummary[]> {
+  const now = nowIso();
+  const [users, roles, sessions] = await Promise.all([
+    storage.db.selectFrom('users').select(['id', 'email', 'admin', 'created_at']).orderBy('email').execute(),
+    storage.db.selectFrom('job_roles').select(['user_id', 'job_id', 'role']).orderBy('job_id').execute(),
+    storage.db.selectFrom('console_sessions').select('user_id').where('expires_at', '>=', now).execute(),
+  ]);
+  return users.map((u) => ({
+    email: u.email,
+    admin: u.admin === 1,
+    createdAt: u.created_at,
+    sessions: sessions.filter((s) => s.user_id === u.id).length,
+    roles: roles.filter((r) => r.user_id === u.id).map((r) => ({ jobId: r.job_id, role: r.role })),
+  }));
 }
