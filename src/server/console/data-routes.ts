@@ -103,7 +103,7 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
   app.post<{ Params: { id: string } }>('/console/api/jobs/:id/screen', { schema: { params: JobParams } }, async (request) => {
     await requireRole(app, request, request.params.id, 'owner');
     const screened = await screenJob(app.storage, request.params.id, app.protocols);
-    return { sessions: screened.length, accepted: screened.filter((s) => s.verdict.accepted).length };
+    return { sessions: screened.length, accepted: screened.filter((s) => s.verdict.approved).length, included: screened.filter((s) => s.verdict.included).length };
   });
 
   app.get<{ Params: { id: string; platform: DecisionPlatform } }>(

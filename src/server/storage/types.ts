@@ -164,8 +164,10 @@ export interface JobMediaTable {
 export interface SessionVerdictsTable {
   session_id: number;
   job_id: string;
-  /** 1 accepted, 0 rejected. */
+  /** Payment: 1 approved, 0 rejected (only payment rules reject; README "Quality control"). */
   accepted: number;
+  /** Analysis: 1 included, 0 excluded (any failed rule, technical ones too). */
+  included: number;
   /** RuleOutcome[] as JSON text: every rule with its status and what was measured. */
   outcomes: string;
   evaluated_at: string;
