@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet, type CreateTableBuilder } from 'kysely';
 import { participantHashes } from './participant-ids.js';
 import type { DialectName } from './types.js';
 
@@ -297,14 +297,25 @@ export function migrationNames(): string[] {
   return Object.keys(migrations('sqlite')).sort();
 }
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function migratorOf(db: Kysely<any>, dialect: DialectName): Promise<Migrator> {
   // Kysely looks for its bookkeeping tables in EVERY schema unless told which one: with another schema of the same
   // database holding them (another app, a concurrent test run), it would skip creating ours and then fail.
   const migrationTableSchema =
     dialect === 'postgres' ? ((await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined) : undefined;
-  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations(dialect) } });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations(dialect) } });
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  throwIfFailed(await (await migratorOf(db, dialect)).migrateToLatest());
+}
+
+/** Brings the schema up to the named migration (tests of a later migration's data upgrade). */
+export async function migrateTo(db: Kysely<any>, dialect: DialectName, name: string): Promise<void> {
+  throwIfFailed(await (await migratorOf(db, dialect)).migrateTo(name));
+}
+
+function throwIfFailed({ error, results }: MigrationResultSet): void {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
