@@ -55,11 +55,11 @@ const SIZE = { width: 1280, height: 720 };
  * A timing envelope as the page posts it (contract TimingEnvelope): one play of one exactly timed media step,
  * answered `answerAfterMs` after its onset, in fullscreen unless told otherwise.
  */
-export function timingEnvelopeOf(opts: { media?: string; answerAfterMs?: number; fullscreen?: boolean; droppedFrames?: number } = {}) {
+export function timingEnvelopeOf(opts: { media?: string; answerAfterMs?: number; fullscreen?: boolean; droppedFrames?: number; step?: Record<string, unknown> } = {}) {
   const onsetMs = 1000;
   return {
     v: 2,
-    plays: [[{ label: 'stimulus', media: [opts.media ?? 'm.png'], requestedFrames: 60, shownFrames: 60, onsetMs, offsetMs: onsetMs + 1000, droppedFrames: opts.droppedFrames ?? 0, refreshMs: 16.667, endedBy: 'duration' }]],
+    plays: [[{ label: 'stimulus', media: [opts.media ?? 'm.png'], requestedFrames: 60, shownFrames: 60, onsetMs, offsetMs: onsetMs + 1000, droppedFrames: opts.droppedFrames ?? 0, refreshMs: 16.667, endedBy: 'duration', ...opts.step }]],
     refreshMs: 16.667,
     timeOrigin: 1_700_000_000_000,
     answeredMs: onsetMs + (opts.answerAfterMs ?? 2500),

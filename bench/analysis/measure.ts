@@ -6,7 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { writeReport, type PairedReport, type RatingReport, type Report } from '../../src/analysis/index.js';
+import { isUnavailable, writeReport, type AnyReport, type PairedReport, type RatingReport } from '../../src/analysis/index.js';
 import { exportJob } from '../../src/server/export/export.js';
 import { jobReport } from '../../src/server/report/job-report.js';
 import { openStorage } from '../../src/server/storage/open.js';
@@ -35,7 +35,8 @@ function discard() {
 }
 
 /** What the bench compares with the truth: the scale of each stimulus (no more, to keep the pipe small). */
-function summary(report: Report) {
+function summary(report: AnyReport) {
+  if (isUnavailable(report)) return { unavailable: report.unavailable };
   if (report.family === 'rating') {
     const r = report as RatingReport;
     return {

@@ -7,7 +7,7 @@ import { collectPairedData } from './paired/paired-data.js';
 import { analysePiiface } from './piiface/piiface.js';
 import { createRandom } from './random.js';
 import { analyseRating } from './rating/rating.js';
-import type { QualityControlSummary, Report, ReportHeader, ResolvedOptions } from './report-types.js';
+import type { QualityControlSummary, Report, ReportHeader, ResolvedOptions, UnavailableReport } from './report-types.js';
 import { analyseTiming, DEFAULT_TIMING_RULE, TimingAccumulator, type TimingResult } from './timing/timing.js';
 import type { AnalysisInput, AnalysisOptions, MediaImage } from './types.js';
 
@@ -84,15 +84,56 @@ const METHODS = {
   ],
 };
 
-function qualityNotes(quality: QualityControlSummary | undefined): string[] {
+/** What the report says of the sessions left out, and how to keep them. */
+function qualityNotes(quality: QualityControlSummary | undefined | null): string[] {
   if (!quality) return [];
   const s = quality.sessions;
+  const kept = (kept: boolean, flag: string) => (kept ? `kept (--include ${flag})` : `left out (--include ${flag} keeps them)`);
   const notes = [
-    `Quality control: ${s.accepted} of ${s.completed} completed sessions accepted, ${s.rejected} rejected${quality.rejectedExcluded ? ' and left out' : ' but kept (--include-rejected)'}.`,
+    `Quality control: of ${s.completed} completed sessions, ${s.approved} approved and ${s.rejected} rejected for payment; ${s.included} included in the analysis and ${s.excluded} excluded. ${s.kept} sessions are in this report.`,
   ];
+  const rejected = quality.observers.filter((o) => o.payment === 'reject').length;
+  const technical = quality.observers.filter((o) => o.failed.some((f) => f.decides === 'analysis')).length;
+  if (rejected > 0) notes.push(`Rejected sessions: ${rejected}, ${kept(quality.include.rejected, 'rejected')}.`);
+  if (technical > 0) notes.push(`Sessions excluded for technical reasons: ${technical}, ${kept(quality.include.excluded, 'excluded')}.`);
   if (s.notJudged > 0) notes.push(`${s.notJudged} completed sessions have no verdict yet (run \`cli screen\`); they are included.`);
   if (s.incomplete > 0) notes.push(`${s.incomplete} sessions were not completed; their answers are included.`);
   return notes;
+}
+
+/** The report's header: what was run on which votes, with the notes that depend on the data. */
+function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: ResolvedOptions, timing: TimingResult | null, methods: string[], notes: string[], votes: ReportHeader['votes']): ReportHeader {
+  return {
+    tool: { name: 'Glimpse', version: toolVersion() },
+    generatedAt: (options.generatedAt ?? new Date()).toISOString(),
+    protocol: input.protocol,
+    family: input.family,
+    source: input.source ?? null,
+    options: resolved,
+    votes,
+    methods: timing ? [...methods, `Timing: a trial is flagged when a timed step was not shown exactly its requested frames${resolved.timingRule.exactFrames ? '' : ' (rule off)'} or had more than ${resolved.timingRule.maxDroppedFrames} dropped frames.`] : methods,
+    notes: [...notes, ...(timing && timing.flaggedTrials > 0 ? [`${timing.flaggedTrials} of ${timing.trials} trials had timing problems.`] : []), ...qualityNotes(input.quality)],
+    timing,
+    quality: input.quality ?? null,
+  };
+}
+
+/**
+ * A stored job's report when its votes are too few for the family's methods (`analyse` threw `reason`): the votes
+ * read, the quality control and, per section, what is missing, so the report answers instead of failing.
+ */
+export function unavailableReport(input: AnalysisInput, options: AnalysisOptions, reason: string): UnavailableReport {
+  const resolved = resolveOptions(options);
+  const timing = input.timing instanceof TimingAccumulator ? input.timing.result() : null;
+  const read = timing?.trials ?? 0;
+  const q = input.quality;
+  const leftOut = q ? q.sessions.completed + q.sessions.incomplete - q.sessions.kept : 0;
+  const hint = leftOut > 0 ? ` ${leftOut} sessions were left out by quality control (see "Observers kept and why"); \`--include rejected\` or \`--include excluded\` keeps them.` : '';
+  const family = input.family === 'triplet' ? 'mlds' : input.family;
+  return {
+    ...reportHeader(input, options, resolved, timing, METHODS[family], [`No results: ${reason}.${hint}`], { read, flagged: 0, excluded: 0, skipped: 0, observers: q ? q.sessions.kept : 0 }),
+    unavailable: [{ section: 'Results', missing: `${reason}.${hint}` }],
+  };
 }
 
 export async function analyse(input: AnalysisInput, options: AnalysisOptions = {}): Promise<Report> {
@@ -100,22 +141,8 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
   const source = input.timing;
   const streamed = source && !(source instanceof TimingAccumulator) ? await analyseTiming(source, resolved.timingRule) : null;
   // An accumulator is complete once the votes are read, i.e. when the header is made (after the family's analysis).
-  const header = (methods: string[], notes: string[], votes: ReportHeader['votes']): ReportHeader => {
-    const timing: TimingResult | null = source instanceof TimingAccumulator ? source.result() : streamed;
-    return {
-      tool: { name: 'Glimpse', version: toolVersion() },
-      generatedAt: (options.generatedAt ?? new Date()).toISOString(),
-      protocol: input.protocol,
-      family: input.family,
-      source: input.source ?? null,
-      options: resolved,
-      votes,
-      methods: timing ? [...methods, `Timing: a trial is flagged when a timed step was not shown exactly its requested frames${resolved.timingRule.exactFrames ? '' : ' (rule off)'} or had more than ${resolved.timingRule.maxDroppedFrames} dropped frames.`] : methods,
-      notes: [...notes, ...(timing && timing.flaggedTrials > 0 ? [`${timing.flaggedTrials} of ${timing.trials} trials had timing problems.`] : []), ...qualityNotes(input.quality)],
-      timing,
-      quality: input.quality ?? null,
-    };
-  };
+  const header = (methods: string[], notes: string[], votes: ReportHeader['votes']): ReportHeader =>
+    reportHeader(input, options, resolved, source instanceof TimingAccumulator ? source.result() : streamed, methods, notes, votes);
   const random = createRandom(resolved.seed);
 
   switch (input.family) {

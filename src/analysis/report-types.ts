@@ -25,16 +25,37 @@ export interface ResolvedOptions {
   timingRule: TimingRule;
 }
 
+/** Which sessions a stored job's report keeps beyond the default (`--include rejected|excluded`). */
+export interface ReportInclusion {
+  /** Keep sessions rejected for payment (failed checks, straight-lining, answers too fast). */
+  rejected: boolean;
+  /** Keep sessions excluded for technical reasons (timing, media errors, fullscreen, visual tests). */
+  excluded: boolean;
+}
+
 /**
- * Session screening done before the analysis (a stored job's quality control, README "Quality control"): how many
- * sessions each rule kept, and each observer's failed rules. The analysis only reports it.
+ * Session screening done before the analysis (a stored job's quality control, README "Quality control"): both
+ * verdicts of each session (payment, analysis), what each rule decided, and which sessions the report kept. The
+ * analysis only reports it.
  */
 export interface QualityControlSummary {
-  /** Rejected sessions were left out of the analysis (the default), or kept (--include-rejected). */
-  rejectedExcluded: boolean;
-  sessions: { completed: number; accepted: number; rejected: number; notJudged: number; incomplete: number };
-  rules: Array<{ rule: string; passed: number; failed: number; notApplicable: number }>;
-  observers: Array<{ observer: string; verdict: 'accepted' | 'rejected' | 'not judged' | 'incomplete'; failed: Array<{ rule: string; detail: string }> }>;
+  include: ReportInclusion;
+  /** `kept`: sessions whose answers are in this report (incomplete and unjudged ones included). */
+  sessions: { completed: number; approved: number; rejected: number; included: number; excluded: number; notJudged: number; incomplete: number; kept: number };
+  rules: Array<{ rule: string; words: string; decides: 'payment' | 'analysis'; passed: number; failed: number; notApplicable: number }>;
+  observers: Array<{
+    observer: string;
+    payment: 'approve' | 'reject' | 'not judged' | 'incomplete';
+    analysis: 'include' | 'exclude' | 'not judged' | 'incomplete';
+    inReport: boolean;
+    failed: Array<{ rule: string; decides: 'payment' | 'analysis'; reason: string }>;
+  }>;
+}
+
+/** A part of the report that could not be computed, and what data it lacks. */
+export interface MissingSection {
+  section: string;
+  missing: string;
 }
 
 export interface ReportHeader {
@@ -55,6 +76,12 @@ export interface ReportHeader {
   quality: QualityControlSummary | null;
 }
 
+/**
+ * A stored job's report when its data are too few for the family's methods: the header (what was read, the
+ * quality control, who was left out) and, per section, what is missing. It answers instead of failing.
+ */
+export type UnavailableReport = ReportHeader & { unavailable: MissingSection[] };
+
 export type RatingReport = ReportHeader & { family: 'rating' } & Omit<RatingResult, 'notes' | 'counts'>;
 export type PairedReport = ReportHeader & { family: 'paired' } & PairedResult;
 export type MldsReport = ReportHeader & { family: 'mlds' | 'triplet' } & MldsResult;
@@ -63,3 +90,10 @@ export type BubbleReport = ReportHeader & { family: 'bubble' } & Omit<BubbleResu
 export type PiifaceReport = ReportHeader & { family: 'piiface' } & Omit<PiifaceResult, 'counts'>;
 
 export type Report = RatingReport | PairedReport | MldsReport | BubbleReport | PiifaceReport;
+
+/** Whatever `report` writes: the results, or what is missing for them. */
+export type AnyReport = Report | UnavailableReport;
+
+export function isUnavailable(report: AnyReport): report is UnavailableReport {
+  return 'unavailable' in report;
+}

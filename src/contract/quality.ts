@@ -21,10 +21,21 @@ export const QualityRules = Type.Object(
     correlationAfterSessions: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
     /** Every stimulus shown to the end: a timing record for each answer, no media error, no aborted play. Default true. */
     shownToEnd: Type.Optional(Type.Boolean()),
-    /** Share of timed answers whose presentation was mistimed at most this. Default 0.1. */
+    /**
+     * Analysis only: share of timed answers whose exposure was mistimed at most this. Only steps ended by their
+     * duration count (not holds, clicks, video ends). Default 0.1.
+     */
     maxMistimedShare: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Literal(false)])),
-    /** An answer is mistimed when a timed step showed other than its requested frames or dropped more than this. Default 1. */
-    maxDroppedFrames: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+    /** Frames a duration-ended step may be over or under its requested frames. Default 1. */
+    exposureToleranceFrames: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    /** A duration-ended step shorter than this many frames must be exact. Default 10. */
+    exactExposureBelowFrames: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+    /**
+     * Dropped frames (late rAF callbacks) a duration-ended step may have; default false: they do not count, since a
+     * late frame of a still image changes nothing the participant sees unless it moves the offset, which the
+     * exposure tolerance judges. Set it for moving stimuli shown for a duration.
+     */
+    maxDroppedFrames: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 100000 }), Type.Literal(false)])),
     /** Where the job requires fullscreen, every answer given in fullscreen. Default true. */
     fullscreen: Type.Optional(Type.Boolean()),
     /** No trial answered faster than this, ms from the first media onset of the play to the answer. Default 500. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
 import type { StimulusCheck } from '../contract/quality.js';
-import { evaluateSession, trialMs, verdictReasons, visualTestsOutcome, type RuleName, type ScreenedAnswer, type SessionEvidence } from './rules.js';
+import { evaluateSession, exclusionReasons, exposureError, rejectionReasons, trialMs, visualTestsOutcome, type RuleName, type ScreenedAnswer, type SessionEvidence } from './rules.js';
+import { RULE_KIND, RULE_WORDS } from './reasons.js';
 import { qualitySummary } from './summary.js';
 
 const size = { width: 1280, height: 720 };
@@ -38,18 +39,18 @@ const status = (e: SessionEvidence, rule: RuleName, rules = {}) => evaluateSessi
 describe('session acceptance rules', () => {
   it('accepts a careful session: every rule passed or not applicable', () => {
     const verdict = evaluateSession(evidence([...careful(), checked('gold', true), checked('trap', true)]));
-    expect(verdict.accepted).toBe(true);
-    expect(verdictReasons(verdict)).toEqual([]);
+    expect(verdict).toMatchObject({ approved: true, included: true });
+    expect(exclusionReasons(verdict)).toEqual([]);
     expect(Object.fromEntries(verdict.outcomes.map((o) => [o.rule, o.status]))).toEqual({
       gold: 'passed',
       traps: 'passed',
       attention: 'not applicable',
       minVariance: 'passed',
       minCorrelation: 'not applicable',
+      minTrialMs: 'passed',
       shownToEnd: 'passed',
       maxMistimedShare: 'passed',
       fullscreen: 'not applicable',
-      minTrialMs: 'passed',
       visualTests: 'not applicable',
     });
   });
@@ -110,15 +111,49 @@ describe('session acceptance rules', () => {
     expect(status(evidence([...careful(), rated('s6', 2, { timing: null })]), 'shownToEnd').detail).toContain('no timing record');
   });
 
-  it('maxMistimedShare: more than 10 % of answers with short or dropped frames rejects', () => {
+  it('maxMistimedShare: more than 10 % of answers whose exposure is off excludes from the analysis, never rejects', () => {
     const late = (s: string) => rated(s, 2, { timing: envelope({}, [step({ shownFrames: 58, droppedFrames: 2 })]) });
     const ten = [...careful(), ...careful(), late('x')]; // 1 of 11: 9.1 %
-    expect(status(evidence(ten), 'maxMistimedShare')).toMatchObject({ status: 'passed', detail: '1 of 11 timed answers mistimed (9.1 %, maximum 10 %)' });
-    expect(status(evidence([...ten, late('y')]), 'maxMistimedShare').status).toBe('failed');
-    // One dropped frame with the right count is within the default tolerance; two are not.
-    expect(status(evidence([rated('s', 1, { timing: envelope({}, [step({ droppedFrames: 1 })]) })]), 'maxMistimedShare').status).toBe('passed');
-    expect(status(evidence([rated('s', 1, { timing: envelope({}, [step({ droppedFrames: 2 })]) })]), 'maxMistimedShare').status).toBe('failed');
+    expect(status(evidence(ten), 'maxMistimedShare')).toMatchObject({ status: 'passed' });
+    expect(status(evidence(ten), 'maxMistimedShare').detail).toMatch(/^1 of 11 timed answers mistimed \(9\.1 %, maximum 10 %\): stimulus \d+: stimulus: 58 of 60 frames \(± 1 allowed\)$/);
+    const verdict = evaluateSession(evidence([...ten, late('y')]));
+    expect(verdict).toMatchObject({ approved: true, included: false });
+    expect(rejectionReasons(verdict)).toEqual([]);
+    expect(exclusionReasons(verdict)[0]).toMatch(/^Stimuli shown for the wrong duration on this device \(2 of 12 timed answers mistimed/);
     expect(status(evidence([late('x')]), 'maxMistimedShare', { maxMistimedShare: 1 }).status).toBe('passed');
+  });
+
+  it('exposure: only duration-ended steps count; ± 1 frame on a long step, exact on a short one', () => {
+    const t = { exposureToleranceFrames: 1, exactExposureBelowFrames: 10, maxDroppedFrames: 1 };
+    expect(exposureError(step({ shownFrames: 61 }), t)).toBeNull();
+    expect(exposureError(step({ shownFrames: 59 }), t)).toBeNull();
+    expect(exposureError(step({ shownFrames: 62 }), t)).toBe('stimulus: 62 of 60 frames (± 1 allowed)');
+    expect(exposureError(step({ requestedFrames: 6, shownFrames: 7 }), t)).toBe('stimulus: 7 of 6 frames (exact allowed)');
+    expect(exposureError(step({ requestedFrames: 6, shownFrames: 6 }), t)).toBeNull();
+    expect(exposureError(step({ droppedFrames: 1 }), t)).toBeNull();
+    expect(exposureError(step({ droppedFrames: 3 }), t)).toBe('stimulus: 3 dropped frames (at most 1)');
+    // By default dropped frames of a still image count only through the offset they move.
+    expect(exposureError(step({ droppedFrames: 9 }), { ...t, maxDroppedFrames: false })).toBeNull();
+    expect(status(evidence([rated('s', 1, { timing: envelope({}, [step({ droppedFrames: 9 })]) })]), 'maxMistimedShare').status).toBe('passed');
+    // A face held until the answer, a click, a video's end: their length is the participant's or the media's, not the exposure.
+    expect(exposureError(step({ endedBy: 'answer', requestedFrames: null, shownFrames: 400, droppedFrames: 40 }), t)).toBeNull();
+    expect(exposureError(step({ endedBy: 'click', shownFrames: 12, droppedFrames: 5 }), t)).toBeNull();
+    expect(exposureError(step({ endedBy: 'video-end', requestedFrames: null, shownFrames: 61, droppedFrames: 9 }), t)).toBeNull();
+    // A session whose only steps are holds has nothing timed: the rule does not apply.
+    const held = rated('s', 1, { timing: envelope({}, [step({ endedBy: 'answer', requestedFrames: null, droppedFrames: 30 })]) });
+    expect(status(evidence([held]), 'maxMistimedShare')).toMatchObject({ status: 'not applicable', detail: 'no step timed by its duration' });
+  });
+
+  it('payment rules reject and exclude; technical rules only exclude; every rule has words in English and French', () => {
+    expect(Object.entries(RULE_KIND).filter(([, kind]) => kind === 'payment').map(([rule]) => rule)).toEqual(['gold', 'traps', 'attention', 'minVariance', 'minCorrelation', 'minTrialMs']);
+    // Sentences, not code names: capitalised, several words, no camelCase.
+    for (const words of Object.values(RULE_WORDS)) {
+      for (const text of [words.en, words.fr]) expect(text).toMatch(/^[A-ZÉ][^A-Z]* [^A-Z]*$/);
+    }
+    const error = rated('s6', 2, { timing: envelope({ mediaError: 'b.mp4 could not be shown' }) });
+    expect(evaluateSession(evidence([...careful(), error]))).toMatchObject({ approved: true, included: false });
+    const fast = rated('s6', 2, { timing: envelope({ answeredMs: 1300 }) });
+    expect(evaluateSession(evidence([...careful(), fast]))).toMatchObject({ approved: false, included: false });
   });
 
   it('fullscreen: required by the job, every answer in fullscreen', () => {
@@ -149,31 +184,40 @@ describe('session acceptance rules', () => {
 
   it('a straight-liner who misses the trap is rejected with exactly those two reasons', () => {
     const verdict = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), checked('trap', false, 3)]));
-    expect(verdict.accepted).toBe(false);
+    expect(verdict).toMatchObject({ approved: false, included: false });
     expect(verdict.outcomes.filter((o) => o.status === 'failed').map((o) => o.rule)).toEqual(['traps', 'minVariance']);
+    const trap = verdict.outcomes.find((o) => o.rule === 'traps')!;
+    expect(rejectionReasons(verdict)).toEqual([
+      `Missed a question that said what to answer (${trap.detail})`,
+      'Gave (almost) the same answer to every question (variance 0 of 3 ratings (minimum 0.15))',
+    ]);
   });
 });
 
 describe('quality summary of a report', () => {
-  it('counts sessions per rule and lists the failed rules of each observer', () => {
+  it('gives both verdicts of each observer, what each rule decided, and who the report keeps', () => {
     const good = evaluateSession(evidence(careful()));
     const bad = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), checked('trap', false, 3)]));
-    const summary = qualitySummary(
-      [
-        { observer: '1', completed: true, verdict: good },
-        { observer: '2', completed: true, verdict: bad },
-        { observer: '3', completed: true, verdict: null },
-        { observer: '4', completed: false, verdict: null },
-      ],
-      true,
-    );
-    expect(summary.sessions).toEqual({ completed: 3, accepted: 1, rejected: 1, notJudged: 1, incomplete: 1 });
-    expect(summary.rules.find((r) => r.rule === 'minVariance')).toEqual({ rule: 'minVariance', passed: 1, failed: 1, notApplicable: 0 });
-    expect(summary.observers.map((o) => [o.observer, o.verdict, o.failed.map((f) => f.rule)])).toEqual([
-      ['1', 'accepted', []],
-      ['2', 'rejected', ['traps', 'minVariance']],
-      ['3', 'not judged', []],
-      ['4', 'incomplete', []],
+    const slow = evaluateSession(evidence([...careful(), rated('s6', 2, { timing: envelope({ mediaError: 'x' }) })]));
+    const sessions = [
+      { observer: '1', completed: true, verdict: good },
+      { observer: '2', completed: true, verdict: bad },
+      { observer: '3', completed: true, verdict: null },
+      { observer: '4', completed: false, verdict: null },
+      { observer: '5', completed: true, verdict: slow },
+    ];
+    const summary = qualitySummary(sessions, { rejected: false, excluded: false });
+    expect(summary.sessions).toEqual({ completed: 4, approved: 2, rejected: 1, included: 1, excluded: 2, notJudged: 1, incomplete: 1, kept: 3 });
+    expect(summary.rules.find((r) => r.rule === 'minVariance')).toEqual({ rule: 'minVariance', words: 'Gave (almost) the same answer to every question', decides: 'payment', passed: 2, failed: 1, notApplicable: 0 });
+    expect(summary.observers.map((o) => [o.observer, o.payment, o.analysis, o.inReport, o.failed.map((f) => f.rule)])).toEqual([
+      ['1', 'approve', 'include', true, []],
+      ['2', 'reject', 'exclude', false, ['traps', 'minVariance']],
+      ['3', 'not judged', 'not judged', true, []],
+      ['4', 'incomplete', 'incomplete', true, []],
+      ['5', 'approve', 'exclude', false, ['shownToEnd']],
     ]);
+    expect(qualitySummary(sessions, { rejected: true, excluded: false }).observers.map((o) => o.inReport)).toEqual([true, true, true, true, false]);
+    expect(qualitySummary(sessions, { rejected: false, excluded: true }).observers.map((o) => o.inReport)).toEqual([true, false, true, true, true]);
+    expect(qualitySummary(sessions, { rejected: true, excluded: true }).sessions.kept).toBe(5);
   });
 });

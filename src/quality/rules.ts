@@ -1,7 +1,7 @@
-import { flagTrial } from '../analysis/timing/timing.js';
 import { mean, pearson, sd } from '../analysis/stats.js';
 import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
 import type { QualityRules, StimulusCheck } from '../contract/quality.js';
+import { reasonInWords, ruleKind, verdictsOf, type RuleName } from './reasons.js';
 
 /**
  * The session acceptance rules (README "Quality control"). Pure: the server gathers a session's evidence
@@ -10,17 +10,7 @@ import type { QualityRules, StimulusCheck } from '../contract/quality.js';
  * tolerance, trap correct, correlation with the MOS); the timing rules are Glimpse's own.
  */
 
-export type RuleName =
-  | 'gold'
-  | 'traps'
-  | 'attention'
-  | 'minVariance'
-  | 'minCorrelation'
-  | 'shownToEnd'
-  | 'maxMistimedShare'
-  | 'fullscreen'
-  | 'minTrialMs'
-  | 'visualTests';
+export type { RuleName } from './reasons.js';
 
 export const RULE_NAMES: readonly RuleName[] = [
   'gold',
@@ -28,10 +18,10 @@ export const RULE_NAMES: readonly RuleName[] = [
   'attention',
   'minVariance',
   'minCorrelation',
+  'minTrialMs',
   'shownToEnd',
   'maxMistimedShare',
   'fullscreen',
-  'minTrialMs',
   'visualTests',
 ];
 
@@ -45,7 +35,9 @@ export const DEFAULT_QUALITY_RULES = {
   correlationAfterSessions: 10,
   shownToEnd: true,
   maxMistimedShare: 0.1,
-  maxDroppedFrames: 1,
+  exposureToleranceFrames: 1,
+  exactExposureBelowFrames: 10,
+  maxDroppedFrames: false,
   fullscreen: true,
   minTrialMs: 500,
   visualTests: true,
@@ -92,14 +84,24 @@ export interface RuleOutcome {
   detail: string;
 }
 
+/**
+ * A session's two verdicts: payment (approved unless a payment rule failed: checks, straight-lining, answers too
+ * fast) and analysis (included unless any rule failed, technical ones too). A technical fault never rejects.
+ */
 export interface Verdict {
-  accepted: boolean;
+  approved: boolean;
+  included: boolean;
   outcomes: RuleOutcome[];
 }
 
-/** The failed rules' details, for decision lists and exports. */
-export function verdictReasons(verdict: Verdict): string[] {
-  return verdict.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.rule}: ${o.detail}`);
+/** Why the session is rejected (payment rules that failed), in words. */
+export function rejectionReasons(verdict: { outcomes: readonly RuleOutcome[] }): string[] {
+  return verdict.outcomes.filter((o) => o.status === 'failed' && ruleKind(o.rule) === 'payment').map((o) => reasonInWords(o));
+}
+
+/** Why the session is left out of the analysis (every failed rule), in words. */
+export function exclusionReasons(verdict: { outcomes: readonly RuleOutcome[] }): string[] {
+  return verdict.outcomes.filter((o) => o.status === 'failed').map((o) => reasonInWords(o));
 }
 
 const outcome = (rule: RuleName, status: RuleStatus, detail: string): RuleOutcome => ({ rule, status, detail });
@@ -117,13 +119,13 @@ export function evaluateSession(evidence: SessionEvidence, rules: QualityRules |
     checkRule('attention', 'attention', evidence, r.attention),
     varianceRule(evidence, r.minVariance),
     correlationRule(evidence, r.minCorrelation, r.correlationAfterSessions),
-    shownToEndRule(evidence, r.shownToEnd),
-    mistimedRule(evidence, r.maxMistimedShare, r.maxDroppedFrames),
-    fullscreenRule(evidence, r.fullscreen),
     trialTimeRule(evidence, r.minTrialMs),
+    shownToEndRule(evidence, r.shownToEnd),
+    mistimedRule(evidence, r),
+    fullscreenRule(evidence, r.fullscreen),
     visualRule(evidence, r.visualTests),
   ];
-  return { accepted: outcomes.every((o) => o.status !== 'failed'), outcomes };
+  return { ...verdictsOf(outcomes), outcomes };
 }
 
 function describeCheck(a: ScreenedAnswer): string {
@@ -202,13 +204,44 @@ function shownToEndRule(evidence: SessionEvidence, enabled: boolean): RuleOutcom
   return outcome('shownToEnd', 'failed', `${missing.length} of ${plural(evidence.answers.length, 'answer')} not shown to the end: ${missing.slice(0, 5).join('; ')}${missing.length > 5 ? '; …' : ''}`);
 }
 
-function mistimedRule(evidence: SessionEvidence, maxShare: number | false, maxDroppedFrames: number): RuleOutcome {
+/** The tolerance of the exposure rule (README "Quality control"). */
+export interface ExposureTolerance {
+  exposureToleranceFrames: number;
+  exactExposureBelowFrames: number;
+  maxDroppedFrames: number | false;
+}
+
+/**
+ * Why a step's exposure was not what the study asked, or null when it was. Only a step that ended by its duration
+ * counts: its duration is the stimulus exposure. A hold (a face shown until the answer), a click, a video's end or
+ * an abort is not timed exposure (the record says what was shown, and shownToEnd judges an abort). A step of at
+ * least `exactExposureBelowFrames` frames may be `exposureToleranceFrames` over or under; a shorter step must be
+ * exact. Dropped frames count only when the study sets `maxDroppedFrames` (moving stimuli): a late frame of a still
+ * image changes what was seen only when it moves the offset, and the tolerance judges that.
+ */
+export function exposureError(step: PresentationRecordBody, tolerance: ExposureTolerance): string | null {
+  if (step.endedBy !== 'duration' || step.requestedFrames === null) return null;
+  const allowed = step.requestedFrames >= tolerance.exactExposureBelowFrames ? tolerance.exposureToleranceFrames : 0;
+  const off = step.shownFrames - step.requestedFrames;
+  if (Math.abs(off) > allowed) return `${step.label}: ${step.shownFrames} of ${step.requestedFrames} frames (${allowed === 0 ? 'exact' : `± ${allowed}`} allowed)`;
+  if (tolerance.maxDroppedFrames !== false && step.droppedFrames > tolerance.maxDroppedFrames) return `${step.label}: ${plural(step.droppedFrames, 'dropped frame')} (at most ${tolerance.maxDroppedFrames})`;
+  return null;
+}
+
+/** The exposure errors of every play of an answer. */
+export function answerExposureErrors(timing: TimingEnvelope, tolerance: ExposureTolerance): string[] {
+  return timing.plays.flat().flatMap((step) => exposureError(step, tolerance) ?? []);
+}
+
+function mistimedRule(evidence: SessionEvidence, r: EffectiveRules): RuleOutcome {
+  const maxShare = r.maxMistimedShare;
   if (maxShare === false) return off('maxMistimedShare');
-  const timed = evidence.answers.filter((a) => a.timing && a.timing.plays.length > 0);
-  if (timed.length === 0) return outcome('maxMistimedShare', 'not applicable', 'no timing record');
-  const mistimed = timed.filter((a) => flagTrial(a.timing!.plays.flat(), { exactFrames: true, maxDroppedFrames }).length > 0);
+  const timed = evidence.answers.filter((a) => a.timing && a.timing.plays.flat().some((s) => s.endedBy === 'duration' && s.requestedFrames !== null));
+  if (timed.length === 0) return outcome('maxMistimedShare', 'not applicable', 'no step timed by its duration');
+  const mistimed = timed.map((a) => ({ a, errors: answerExposureErrors(a.timing!, r) })).filter((m) => m.errors.length > 0);
   const share = mistimed.length / timed.length;
-  const detail = `${mistimed.length} of ${plural(timed.length, 'timed answer')} mistimed (${round(share * 100, 1)} %, maximum ${round(maxShare * 100, 1)} %)`;
+  const examples = mistimed.slice(0, 3).map((m) => `stimulus ${m.a.stimulusId}: ${m.errors[0]}`);
+  const detail = `${mistimed.length} of ${plural(timed.length, 'timed answer')} mistimed (${round(share * 100, 1)} %, maximum ${round(maxShare * 100, 1)} %)${examples.length ? `: ${examples.join('; ')}${mistimed.length > 3 ? '; …' : ''}` : ''}`;
   return outcome('maxMistimedShare', share <= maxShare + 1e-12 ? 'passed' : 'failed', detail);
 }
 

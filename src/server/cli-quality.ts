@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { csvLine } from '../analysis/csv.js';
-import { RULE_NAMES, verdictReasons } from '../quality/rules.js';
+import { ruleInWords, ruleKind } from '../quality/reasons.js';
+import { exclusionReasons, RULE_NAMES } from '../quality/rules.js';
 import { DECISION_PLATFORMS, platformDecisions, type DecisionPlatform } from './quality/decisions.js';
 import { screenJob } from './quality/screening.js';
 import { findJob } from './storage/jobs.js';
@@ -24,13 +25,16 @@ export async function screenCommand(storage: Storage, args: string[], say: Say, 
   const jobId = positionals[0]!;
   if (!(await findJob(storage, jobId))) return fail(`no job ${jobId}`);
   const screened = await screenJob(storage, jobId);
-  say('session_id\tverdict\treasons');
-  for (const { sessionId, verdict } of screened) say(`${sessionId}\t${verdict.accepted ? 'accepted' : 'rejected'}\t${verdictReasons(verdict).join('; ')}`);
-  const accepted = screened.filter((s) => s.verdict.accepted).length;
-  say(`${accepted} of ${screened.length} completed sessions accepted, ${screened.length - accepted} rejected`);
+  say('session_id\tpayment\tanalysis\treasons');
+  for (const { sessionId, verdict } of screened) {
+    say(`${sessionId}\t${verdict.approved ? 'approve' : 'reject'}\t${verdict.included ? 'include' : 'exclude'}\t${exclusionReasons(verdict).join('; ')}`);
+  }
+  const approved = screened.filter((s) => s.verdict.approved).length;
+  const included = screened.filter((s) => s.verdict.included).length;
+  say(`${screened.length} completed sessions: ${approved} approved, ${screened.length - approved} rejected; ${included} included in the analysis, ${screened.length - included} excluded`);
   for (const rule of RULE_NAMES) {
     const failed = screened.filter((s) => s.verdict.outcomes.some((o) => o.rule === rule && o.status === 'failed')).length;
-    if (failed > 0) say(`  ${rule}: ${failed} failed`);
+    if (failed > 0) say(`  ${ruleInWords(rule)} (${ruleKind(rule) === 'payment' ? 'rejects and excludes' : 'excludes only'}): ${failed}`);
   }
   return 0;
 }

@@ -7,6 +7,7 @@ import { PRIVACY_USAGE, purgeIdentitiesCommand, withdrawCommand } from './cli-pr
 import { decisionsCommand, QUALITY_USAGE, screenCommand } from './cli-quality.js';
 import { userCommand, USERS_USAGE } from './cli-users.js';
 import { JOB_REPORT_USAGE, reportCommand } from './cli-report.js';
+import { parseInclusion } from './report/job-report.js';
 import { configFromEnv } from './config.js';
 import { ANALYSIS_FORMATS, exportAnalysisFormat, type AnalysisFormat } from './export/analysis-formats.js';
 import { EXPORT_TABLES, exportJob, type ExportFormat, type ExportTable } from './export/export.js';
@@ -23,10 +24,10 @@ const USAGE = `Usage: npm run cli -- <command>
                                              --replace lets a file replace a job another file (or protocol) made
   export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs|presentations] [--out FILE] [--raw]
                                              long format, one row per answer; json = JSON Lines
-  export <jobId> --format p910|pairs|mlds [--out FILE] [--include-rejected] [--raw]
+  export <jobId> --format p910|pairs|mlds [--out FILE] [--include rejected|excluded|all] [--raw]
                                              for other tools: P.910 toolkit votes per clip, pwcmp/choix/BradleyTerry2
                                              comparisons, the R MLDS data frame (without the sessions quality
-                                             control rejected, unless --include-rejected)
+                                             control rejected or excluded, unless --include says to keep them)
                                              CSV text cells beginning with = + - @ tab CR get a leading ' (no
                                              formula runs in a spreadsheet); --raw writes them as stored, for scripts
   list                                       jobs with sessions started/completed and answers stored
@@ -113,7 +114,7 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' }, 'include-rejected': { type: 'boolean' }, raw: { type: 'boolean' } },
+    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' }, include: { type: 'string', multiple: true }, 'include-rejected': { type: 'boolean' }, raw: { type: 'boolean' } },
   });
   const [jobId] = positionals;
   if (!jobId || positionals.length > 1) return fail(USAGE);
@@ -125,7 +126,7 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
   let rows: number;
   try {
     rows = analysisFormat
-      ? await exportAnalysisFormat(storage, jobId, values.format as AnalysisFormat, out, { mediaDir, includeRejected: values['include-rejected'], raw: values.raw })
+      ? await exportAnalysisFormat(storage, jobId, values.format as AnalysisFormat, out, { mediaDir, include: parseInclusion(values.include, values['include-rejected']), raw: values.raw })
       : await exportJob(storage, jobId, { table: values.table as ExportTable, format: values.format as ExportFormat, out, raw: values.raw });
   } catch (error) {
     // A job of another family, a media without its MLDS level: say what, exit 1.

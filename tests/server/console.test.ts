@@ -176,16 +176,26 @@ describeEachDialect('researcher console', (dialect) => {
       expect(csv.headers['x-total-rows']).toBe('6');
       expect(csv.body).toBe((await cli(['export', 'fixture-pair'])).out);
       expect((await owner.get('/console/api/jobs/fixture-pair/export?format=pairs')).body).toBe((await cli(['export', 'fixture-pair', '--format', 'pairs'])).out);
-      // P0 posted without timing records: quality control rejects that session (shownToEnd).
-      expect(json(await owner.get('/console/api/jobs/fixture-pair/decisions/prolific'))).toMatchObject({ approved: 2, rejected: 1 });
+      // P0 posted without timing records: a technical fault, so quality control approves that session and excludes it
+      // from the analysis (shownToEnd); no one is rejected.
+      expect(json(await owner.get('/console/api/jobs/fixture-pair/decisions/prolific'))).toMatchObject({ approved: 3, rejected: 0 });
       const reject = (await owner.get('/console/api/jobs/fixture-pair/decisions/prolific/reject.csv')).body.split('\r\n');
-      expect(reject[0]).toBe('participant_id,submission_id,study_id,session_id,rejection_category,message');
-      expect(reject[1]!.split(',')[0]).toBe('P0');
-      expect((await owner.get('/console/api/jobs/fixture-pair/decisions/prolific/approve.csv')).body.split('\r\n').slice(1, 3).map((l) => l.split(',')[0])).toEqual(['P1', 'P2']);
+      expect(reject).toEqual(['participant_id,submission_id,study_id,session_id,rejection_category,message', '']);
+      expect((await owner.get('/console/api/jobs/fixture-pair/decisions/prolific/approve.csv')).body.split('\r\n').slice(1, 4).map((l) => l.split(',')[0])).toEqual(['P0', 'P1', 'P2']);
+      const verdicts = (await owner.get('/console/api/jobs/fixture-pair/decisions/prolific/verdicts.csv')).body.split('\r\n');
+      expect(verdicts[1]).toMatch(/^\d+,P0,approve,,exclude,A stimulus could not be shown in full \(media error or interrupted display\) \(2 of 2 answers not shown to the end: /);
       const html = await owner.get('/console/api/jobs/fixture-pair/report.html');
       expect(html.body).toContain('<title>Glimpse report — pair_comparison</title>');
       const report = json(await owner.get('/console/api/jobs/fixture-pair/report.json'));
       expect(report.report.family).toBe('paired');
+      // The excluded session is left out unless the page asks to keep it, as the CLI's --include.
+      expect(report.report.votes.observers).toBe(2);
+      expect(json(await owner.get('/console/api/jobs/fixture-pair/report.json?include=excluded')).report.votes.observers).toBe(3);
+      expect((await owner.get('/console/api/jobs/fixture-pair/report.json?include=everyone')).statusCode).toBe(400);
+      // The participants table: both verdicts and the failed rules (the page says them in words).
+      const participants = json(await owner.get('/console/api/jobs/fixture-pair/participants?status=all&page=1&pageSize=25'));
+      const p0 = participants.rows.find((r: { ids: { prolificPid: string } }) => r.ids.prolificPid === 'P0');
+      expect(p0).toMatchObject({ payment: 'approve', analysis: 'exclude', failed: [{ rule: 'shownToEnd' }] });
       expect(report.charts.length).toBeGreaterThan(0);
       expect(report.charts[0].spec.$schema).toContain('vega-lite');
     });

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { migrationNames } from '../../src/server/storage/migrations.js';
+import { migrateTo, migrateToLatest, migrationNames } from '../../src/server/storage/migrations.js';
 import { openStorage } from '../../src/server/storage/open.js';
-import { DIALECTS } from '../../testkit/databases.js';
+import { insertCompletedSessions } from '../../testkit/bulk-rows.js';
+import { createTestDatabase, DIALECTS } from '../../testkit/databases.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 
 const tablesOf = async (storage: Awaited<ReturnType<typeof openStorage>>) =>
@@ -26,5 +27,37 @@ it.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL: migrates a schema while a
   } finally {
     await first.drop();
     await second.drop();
+  }
+});
+
+it.each(DIALECTS)('%s: verdicts stored before the two verdicts split: a technical failure is approved and stays excluded, a payment failure stays rejected', async (dialect) => {
+  const database = await createTestDatabase(dialect);
+  const storage = await openStorage({ databaseUrl: database.url, migrate: false });
+  try {
+    await migrateTo(storage.db, dialect, '008_console');
+    const at = '2026-01-01T00:00:00.000Z';
+    await storage.db.insertInto('jobs').values({ id: 'old', protocol: 'absolute_category_rating', fields: '{}', created_at: at, updated_at: at } as never).execute();
+    await storage.db.insertInto('playlists').values({ job_id: 'old', position: 0 } as never).execute();
+    const sessions = await insertCompletedSessions(storage, 'old', 3, at);
+    const outcomes = (failed: string[]) => JSON.stringify(['gold', 'maxMistimedShare', 'minVariance'].map((rule) => ({ rule, status: failed.includes(rule) ? 'failed' : 'passed', detail: '' })));
+    const old = [
+      { failed: [], accepted: 1 },
+      { failed: ['maxMistimedShare'], accepted: 0 },
+      { failed: ['maxMistimedShare', 'minVariance'], accepted: 0 },
+    ];
+    await storage.db
+      .insertInto('session_verdicts')
+      .values(old.map((v, i) => ({ session_id: sessions[i]!.id, job_id: 'old', accepted: v.accepted, outcomes: outcomes(v.failed), evaluated_at: at })) as never)
+      .execute();
+    await migrateToLatest(storage.db, dialect);
+    const rows = await storage.db.selectFrom('session_verdicts').select(['session_id', 'accepted', 'included']).orderBy('session_id').execute();
+    expect(rows.map((r) => [r.accepted, r.included])).toEqual([
+      [1, 1],
+      [1, 0],
+      [0, 0],
+    ]);
+  } finally {
+    await storage.close();
+    await database.drop();
   }
 });

@@ -48,7 +48,7 @@ describeEachDialect('quality control', (dialect) => {
   useCliEnvironment(ctx);
 
   /** A participant through the API as the page does it: ratings with timing, session logs, then the code. */
-  async function participate(path: string, query: string, score: (source: string) => number, opts: { answerAfterMs?: number } = {}) {
+  async function participate(path: string, query: string, score: (source: string) => number, opts: { answerAfterMs?: number; step?: Record<string, unknown> } = {}) {
     const res = await getPlaylist(ctx().app, path, query);
     expect(res.statusCode).toBe(200);
     const playlist = json<GenericPlaylist>(res);
@@ -60,7 +60,7 @@ describeEachDialect('quality control', (dialect) => {
         value: 5 - score(s.source!), // the ACR dialog stores the index, 0 = Excellent
         nbReplay: 0,
         logs: 'inner:1280x720;outer:1280x720;screen:1280x720;fullscreen:1',
-        timing: timingEnvelopeOf({ media: s.source, answerAfterMs: opts.answerAfterMs }),
+        timing: timingEnvelopeOf({ media: s.source, answerAfterMs: opts.answerAfterMs, step: opts.step }),
       };
       expect((await postJson(ctx().app, '/api/ratings/', body)).statusCode).toBe(201);
     }
@@ -149,34 +149,66 @@ describeEachDialect('quality control', (dialect) => {
   });
 
   describe('verdicts', () => {
-    it('accepts a careful participant, rejects a straight-liner who misses the trap with those two reasons; both get their code', async () => {
+    it('approves and includes a careful participant, rejects a straight-liner who misses the trap with those two reasons in words; both get their code', async () => {
       await ctx().importStudy(await writeStudy(acrStudy('qc-acr')));
       const careful = await participate('/api/getacr/qc-acr', 'platform=prolific&PROLIFIC_PID=CAREFUL&STUDY_ID=S1&SESSION_ID=SUB1', carefulScore);
       const straight = await participate('/api/getacr/qc-acr', 'platform=prolific&PROLIFIC_PID=STRAIGHT&STUDY_ID=S1&SESSION_ID=SUB2', () => 3);
-      expect(await verdictOf(careful.sessionId)).toMatchObject({ accepted: 1, job_id: 'qc-acr' });
-      expect(await verdictOf(straight.sessionId)).toMatchObject({ accepted: 0 });
+      expect(await verdictOf(careful.sessionId)).toMatchObject({ accepted: 1, included: 1, job_id: 'qc-acr' });
+      expect(await verdictOf(straight.sessionId)).toMatchObject({ accepted: 0, included: 0 });
       expect(await failedRules(straight.sessionId)).toEqual(['traps', 'minVariance']);
 
       // The same code on a later call, and the verdict is not changed by asking again.
       const again = json<{ verification_code: string }>(await ctx().app.inject(`/api/sessions/token/${straight.playlist.sessionToken}`));
       expect(again.verification_code).toBe(straight.code);
 
-      // `screen` judges again and prints every verdict with its reasons.
+      // `screen` judges again and prints both verdicts with the reasons in words.
       const screened = await cli(['screen', 'qc-acr']);
       expect(screened.code).toBe(0);
-      expect(screened.out).toContain(`${careful.sessionId}\taccepted\t\n`);
-      expect(screened.out).toMatch(new RegExp(`${straight.sessionId}\\trejected\\ttraps: 1 of 1 stimulus missed: stimulus \\d+ \\(expected 1, answered 3\\); minVariance: variance 0 of 5 ratings \\(minimum 0\\.15\\)`));
-      expect(screened.out).toContain('1 of 2 completed sessions accepted, 1 rejected');
+      expect(screened.out).toContain(`${careful.sessionId}\tapprove\tinclude\t\n`);
+      expect(screened.out).toMatch(
+        new RegExp(`${straight.sessionId}\\treject\\texclude\\tMissed a question that said what to answer \\(1 of 1 stimulus missed: stimulus \\d+ \\(expected 1, answered 3\\)\\); Gave \\(almost\\) the same answer to every question \\(variance 0 of 5 ratings \\(minimum 0\\.15\\)\\)`),
+      );
+      expect(screened.out).toContain('2 completed sessions: 1 approved, 1 rejected; 1 included in the analysis, 1 excluded');
 
-      // Export: the verdict columns on every answer row, the check columns on the check stimuli.
+      // Export: both verdict columns on every answer row, the check columns on the check stimuli.
       const rows = parseCsv((await cli(['export', 'qc-acr'])).out);
       const straightRows = rows.filter((r) => Number(r.session_id) === straight.sessionId);
-      expect(new Set(straightRows.map((r) => r.session_verdict))).toEqual(new Set(['rejected']));
-      expect(straightRows[0]!.session_verdict_reasons).toMatch(/^traps: .*; minVariance: variance 0 of 5 ratings/);
+      expect(new Set(straightRows.map((r) => `${r.session_verdict} ${r.session_analysis}`))).toEqual(new Set(['rejected excluded']));
+      expect(straightRows[0]!.session_verdict_reasons).toMatch(/^Missed a question that said what to answer \(.*\); Gave \(almost\) the same answer to every question \(variance 0 of 5 ratings/);
       const trapRow = (sessionId: number) => rows.find((r) => Number(r.session_id) === sessionId && r.source === 'trap.png')!;
       expect(trapRow(straight.sessionId)).toMatchObject({ check_kind: 'trap', check_answer: '1', check_passed: '0' });
-      expect(trapRow(careful.sessionId)).toMatchObject({ check_kind: 'trap', check_answer: '1', check_passed: '1', session_verdict: 'accepted', session_verdict_reasons: '' });
+      expect(trapRow(careful.sessionId)).toMatchObject({ check_kind: 'trap', check_answer: '1', check_passed: '1', session_verdict: 'approved', session_analysis: 'included', session_verdict_reasons: '' });
       expect(rows.find((r) => r.source === 's1.png')).toMatchObject({ check_kind: '', check_passed: '' });
+    });
+
+    it('dropped frames or a wrong exposure exclude a session from the analysis but never reject it; holds and clicks do not count', async () => {
+      await ctx().importStudy(await writeStudy(acrStudy('qc-timing', { quality: { bonus: { amount: '0.20' } } })));
+      const slow = await participate('/api/getacr/qc-timing', 'platform=prolific&PROLIFIC_PID=SLOW&STUDY_ID=S1&SESSION_ID=SUBSLOW', carefulScore, { step: { droppedFrames: 4, shownFrames: 63 } });
+      // 4 dropped frames moved the offset 3 frames late: the exposure is wrong.
+      expect(await verdictOf(slow.sessionId)).toMatchObject({ accepted: 1, included: 0 });
+      expect(await failedRules(slow.sessionId)).toEqual(['maxMistimedShare']);
+      // One frame over on a step of 60 is within the tolerance; a face held until the answer and a click-ended image
+      // are not exposures: however many frames they dropped, the session is included.
+      const within = await participate('/api/getacr/qc-timing', 'platform=prolific&PROLIFIC_PID=WITHIN', carefulScore, { step: { shownFrames: 61, droppedFrames: 1 } });
+      const held = await participate('/api/getacr/qc-timing', 'platform=prolific&PROLIFIC_PID=HELD', carefulScore, { step: { endedBy: 'answer', requestedFrames: null, shownFrames: 300, droppedFrames: 25 } });
+      const clicked = await participate('/api/getacr/qc-timing', 'platform=prolific&PROLIFIC_PID=CLICKED', carefulScore, { step: { endedBy: 'click', shownFrames: 40, droppedFrames: 9 } });
+      for (const p of [within, held, clicked]) expect(await verdictOf(p.sessionId)).toMatchObject({ accepted: 1, included: 1 });
+
+      const out = await mkdtemp(join(tmpdir(), 'glimpse-timing-decisions-'));
+      expect((await cli(['decisions', 'qc-timing', '--platform', 'prolific', '--out', out])).out).toContain('prolific: 4 to approve, 0 to reject');
+      expect(parseCsv(await readFile(join(out, 'approve.csv'), 'utf8')).map((r) => r.participant_id)).toContain('SLOW');
+      expect(await readFile(join(out, 'bonus.csv'), 'utf8')).toContain('SLOW,0.20');
+      const verdicts = parseCsv(await readFile(join(out, 'verdicts.csv'), 'utf8'));
+      expect(verdicts.find((v) => v.participant === 'SLOW')).toMatchObject({ payment: 'approve', payment_reasons: '', analysis: 'exclude' });
+      expect(verdicts.find((v) => v.participant === 'SLOW')!.analysis_reasons).toMatch(/^Stimuli shown for the wrong duration on this device \(7 of 7 timed answers mistimed \(100 %, maximum 10 %\): stimulus \d+: stimulus: 63 of 60 frames \(± 1 allowed\)/);
+
+      // The report leaves the excluded session out and says so; --include excluded keeps it.
+      const report = await jobReport(ctx().storage, 'qc-timing', { mediaDir: ctx().mediaDir, resamples: 0 });
+      expect(report.votes.observers).toBe(3);
+      expect(report.notes).toContain('Sessions excluded for technical reasons: 1, left out (--include excluded keeps them).');
+      const kept = await jobReport(ctx().storage, 'qc-timing', { mediaDir: ctx().mediaDir, resamples: 0, include: { excluded: true } });
+      expect(kept.votes.observers).toBe(4);
+      expect(kept.notes).toContain('Sessions excluded for technical reasons: 1, kept (--include excluded).');
     });
 
     it('rejects answers faster than the minimum trial time, and applies the rules the study sets', async () => {
@@ -247,7 +279,9 @@ describeEachDialect('quality control', (dialect) => {
       expect(parseCsv(await read('prolific/approve.csv'))).toEqual([{ participant_id: 'PGOOD', submission_id: 'SUBGOOD', study_id: 'ST', session_id: String(good.sessionId) }]);
       const [reject] = parseCsv(await read('prolific/reject.csv'));
       expect(reject).toMatchObject({ participant_id: 'PBAD', submission_id: 'SUBBAD', study_id: 'ST', session_id: String(bad.sessionId), rejection_category: 'FAILED_CHECK' });
-      expect(reject!.message).toMatch(/^Sorry, your answers failed our checks\. Failed: traps \(1 of 1 stimulus missed: .*\); minVariance \(variance 0 of 5 ratings \(minimum 0\.15\)\)\./);
+      expect(reject!.message).toMatch(
+        /^Sorry, your answers failed our checks\. Reasons: Missed a question that said what to answer \(1 of 1 stimulus missed: .*\); Gave \(almost\) the same answer to every question \(variance 0 of 5 ratings \(minimum 0\.15\)\)\./,
+      );
       expect(reject!.message.length).toBeGreaterThanOrEqual(100);
       expect(await read('prolific/bonus.csv')).toBe('PGOOD,0.50\r\n');
       expect(await read('prolific/block-list.txt')).toBe('PBAD\n');
@@ -260,7 +294,8 @@ describeEachDialect('quality control', (dialect) => {
         ['H1', 'ABAD', 'WBAD', ''],
       ]);
       expect(decisions[0]!.Reject).toBe('');
-      expect(decisions[1]!.Reject).toMatch(/^Sorry, your answers failed our checks\. Failed: traps .*minVariance/);
+      expect(decisions[1]!.Reject).toMatch(/^Sorry, your answers failed our checks\. Reasons: Missed a question that said what to answer .*Gave \(almost\) the same answer/);
+      expect(decisions[1]!.Reject).not.toMatch(/traps|minVariance/);
       expect(parseCsv(await read('mturk/bonus.csv'))).toEqual([{ WorkerId: 'WGOOD', AssignmentId: 'AGOOD', BonusAmount: '0.50', Reason: 'Careful work' }]);
       expect(parseCsv(await read('mturk/block-list.csv'))).toEqual([{ WorkerId: 'WBAD', Reason: 'Failed the quality checks of a previous study of ours' }]);
 
@@ -268,25 +303,64 @@ describeEachDialect('quality control', (dialect) => {
     });
   });
 
-  it('the report leaves rejected sessions out by default and says which rules kept whom', async () => {
+  it('the report leaves rejected sessions out by default, says who and why in words, and keeps them with --include rejected', async () => {
     await ctx().importStudy(await writeStudy(acrStudy('qc-report')));
     for (let i = 0; i < 3; i++) await participate('/api/getacr/qc-report', `platform=prolific&PROLIFIC_PID=G${i}`, carefulScore);
     const bad = await participate('/api/getacr/qc-report', 'platform=prolific&PROLIFIC_PID=B1', () => 3);
     const report = (await jobReport(ctx().storage, 'qc-report', { mediaDir: ctx().mediaDir, resamples: 0 })) as RatingReport;
     expect(report.votes.observers).toBe(3);
     expect(report.stimuli.find((s) => s.stimulus === 's1.png')).toMatchObject({ n: 3, mos: 5 });
-    expect(report.quality!.sessions).toEqual({ completed: 4, accepted: 3, rejected: 1, notJudged: 0, incomplete: 0 });
-    expect(report.quality!.observers.find((o) => o.observer === String(bad.sessionId))).toMatchObject({ verdict: 'rejected', failed: [{ rule: 'traps' }, { rule: 'minVariance' }] });
-    expect(report.notes).toContain('Quality control: 3 of 4 completed sessions accepted, 1 rejected and left out.');
+    expect(report.quality!.sessions).toEqual({ completed: 4, approved: 3, rejected: 1, included: 3, excluded: 1, notJudged: 0, incomplete: 0, kept: 3 });
+    expect(report.quality!.observers.find((o) => o.observer === String(bad.sessionId))).toMatchObject({
+      payment: 'reject',
+      analysis: 'exclude',
+      inReport: false,
+      failed: [{ rule: 'traps', decides: 'payment' }, { rule: 'minVariance', decides: 'payment' }],
+    });
+    expect(report.notes).toContain('Rejected sessions: 1, left out (--include rejected keeps them).');
 
-    const kept = (await jobReport(ctx().storage, 'qc-report', { mediaDir: ctx().mediaDir, resamples: 0, includeRejected: true })) as RatingReport;
+    const kept = (await jobReport(ctx().storage, 'qc-report', { mediaDir: ctx().mediaDir, resamples: 0, include: { rejected: true } })) as RatingReport;
     expect(kept.votes.observers).toBe(4);
     expect(kept.stimuli.find((s) => s.stimulus === 's1.png')).toMatchObject({ n: 4, mos: 4.5 });
 
     const out = await mkdtemp(join(tmpdir(), 'glimpse-qc-report-'));
     expect((await cli(['report', 'qc-report', '--out', out, '--resamples', '0'])).code).toBe(0);
     const html = await readFile(join(out, 'report.html'), 'utf8');
-    expect(html).toContain('<strong>3 of 4 completed sessions accepted</strong>; 1 rejected and left out of everything below');
-    expect(parseCsv(await readFile(join(out, 'quality-observers.csv'), 'utf8')).find((r) => r.observer === String(bad.sessionId))).toMatchObject({ verdict: 'rejected', failed_rules: 'traps minVariance' });
+    expect(html).toContain('<strong>3 sessions in this report.</strong> Of 4 completed sessions, 3 approved and 1 rejected for payment (left out of everything below)');
+    expect(html).toContain('Gave (almost) the same answer to every question (variance 0 of 5 ratings (minimum 0.15))');
+    expect(parseCsv(await readFile(join(out, 'quality-observers.csv'), 'utf8')).find((r) => r.observer === String(bad.sessionId))).toMatchObject({
+      payment: 'reject',
+      analysis: 'exclude',
+      in_report: 'false',
+      failed_rules: 'traps minVariance',
+    });
+    const keptOut = await mkdtemp(join(tmpdir(), 'glimpse-qc-report-kept-'));
+    expect((await cli(['report', 'qc-report', '--out', keptOut, '--resamples', '0', '--include', 'rejected'])).code).toBe(0);
+    expect(JSON.parse(await readFile(join(keptOut, 'report.json'), 'utf8')).votes.observers).toBe(4);
+    expect((await cli(['report', 'qc-report', '--out', keptOut, '--include', 'everyone'])).err).toContain('--include takes rejected, excluded or all; got everyone');
+  });
+
+  it('a report with every session rejected still answers: what is missing, who was left out and how to keep them', async () => {
+    await ctx().importStudy(await writeStudy(acrStudy('qc-all-rejected')));
+    for (let i = 0; i < 2; i++) await participate('/api/getacr/qc-all-rejected', `platform=prolific&PROLIFIC_PID=AR${i}`, () => 3);
+    const out = await mkdtemp(join(tmpdir(), 'glimpse-qc-all-rejected-'));
+    const res = await cli(['report', 'qc-all-rejected', '--out', out, '--resamples', '0']);
+    expect(res.code).toBe(0);
+    const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(json.unavailable).toEqual([
+      { section: 'Results', missing: 'no usable rating votes. 2 sessions were left out by quality control (see "Observers kept and why"); `--include rejected` or `--include excluded` keeps them.' },
+    ]);
+    expect(json.quality.sessions).toMatchObject({ completed: 2, rejected: 2, kept: 0 });
+    expect(json.notes).toContain('Rejected sessions: 2, left out (--include rejected keeps them).');
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<strong>Results: not computed.</strong> Missing: no usable rating votes. 2 sessions were left out by quality control');
+    expect(parseCsv(await readFile(join(out, 'quality-observers.csv'), 'utf8')).map((r) => r.payment)).toEqual(['reject', 'reject']);
+    // With the rejected sessions kept, the same job gives its results, still saying they were rejected.
+    const kept = await cli(['report', 'qc-all-rejected', '--out', out, '--resamples', '0', '--include', 'rejected']);
+    expect(kept.code).toBe(0);
+    const keptJson = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(keptJson.unavailable).toBeUndefined();
+    expect(keptJson.stimuli.find((s: { stimulus: string }) => s.stimulus === 's1.png')).toMatchObject({ n: 2, mos: 3 });
+    expect(keptJson.notes).toContain('Rejected sessions: 2, kept (--include rejected).');
   });
 });

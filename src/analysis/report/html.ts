@@ -2,7 +2,7 @@
  * report.html: one self-contained page (inline CSS and SVG, no script, no external resource) that says what
  * was run, which observers were kept and why, then the results. Every string from the data is escaped.
  */
-import type { Report } from '../report-types.js';
+import { isUnavailable, type AnyReport } from '../report-types.js';
 import type { Cell, ReportTable } from './tables.js';
 
 /** Rows shown per table in the page; the CSV files hold all of them. */
@@ -47,7 +47,7 @@ function definitionRows(rows: [string, string][]): string {
   return `<table class="kv">${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
 }
 
-function runSection(report: Report): string {
+function runSection(report: AnyReport): string {
   const o = report.options;
   const options: [string, string][] = [
     ['Seed', String(o.seed)],
@@ -77,8 +77,9 @@ ${definitionRows([
 </section>`;
 }
 
-function observersSection(report: Report): string {
+function observersSection(report: AnyReport): string {
   let body: string;
+  if (isUnavailable(report)) return `<section id="observers"><h2>Observers kept and why</h2>${qualityHtml(report)}<p>No screening of the analysis: there are no results.</p></section>`;
   switch (report.family) {
     case 'rating': {
       const s = report.screening;
@@ -109,22 +110,32 @@ function observersSection(report: Report): string {
   return `<section id="observers"><h2>Observers kept and why</h2>${qualityHtml(report)}${body}${flagged}</section>`;
 }
 
-/** The sessions' quality control (stored jobs): how many each rule kept, and who failed which rule. */
-function qualityHtml(report: Report): string {
+/** The sessions' quality control (stored jobs): both verdicts, what each rule decided, and who was left out. */
+function qualityHtml(report: AnyReport): string {
   const q = report.quality;
   if (!q) return '';
   const s = q.sessions;
-  const rules = q.rules.map((r): [string, string] => [r.rule, r.passed + r.failed === 0 ? 'not applicable' : `${r.passed} passed, ${r.failed} failed${r.notApplicable ? ` (${r.notApplicable} not applicable)` : ''}`]);
-  const rejected = q.observers.filter((o) => o.verdict === 'rejected');
-  const list = rejected.length
-    ? `<ul>${rejected.map((o) => `<li>${escapeHtml(o.observer)}: ${escapeHtml(o.failed.map((f) => `${f.rule} (${f.detail})`).join('; '))}</li>`).join('')}</ul>`
+  const rules = q.rules.map((r): [string, string] => [
+    `${r.words} (${r.decides === 'payment' ? 'rejects and excludes' : 'excludes only'})`,
+    r.passed + r.failed === 0 ? 'not applicable' : `${r.passed} passed, ${r.failed} failed${r.notApplicable ? ` (${r.notApplicable} not applicable)` : ''}`,
+  ]);
+  const leftOut = q.observers.filter((o) => o.failed.length > 0);
+  const list = leftOut.length
+    ? `<ul>${leftOut.map((o) => `<li>${escapeHtml(o.observer)}: payment ${o.payment}, analysis ${o.analysis}${o.inReport ? ', kept in this report' : ', left out of this report'}: ${escapeHtml(o.failed.map((f) => f.reason).join('; '))}</li>`).join('')}</ul>`
     : '';
-  return `<h3>Quality control</h3><p><strong>${s.accepted} of ${s.completed} completed sessions accepted</strong>; ${s.rejected} rejected ${
-    q.rejectedExcluded ? 'and left out of everything below' : 'but kept in the analysis (--include-rejected)'
-  }${s.notJudged ? `; ${s.notJudged} not judged yet` : ''}${s.incomplete ? `; ${s.incomplete} incomplete sessions included` : ''}. Every verdict is in quality-observers.csv.</p>${definitionRows(rules)}${list}<h3>Screening of the analysis</h3>`;
+  const kept = (flag: 'rejected' | 'excluded') => (q.include[flag] ? `kept in the analysis (--include ${flag})` : 'left out of everything below');
+  return `<h3>Quality control</h3><p><strong>${s.kept} sessions in this report.</strong> Of ${s.completed} completed sessions, ${s.approved} approved and ${s.rejected} rejected for payment (${kept('rejected')}); ${s.included} included in the analysis and ${s.excluded} excluded (technical exclusions ${kept('excluded')})${s.notJudged ? `; ${s.notJudged} not judged yet` : ''}${s.incomplete ? `; ${s.incomplete} incomplete sessions included` : ''}. Every verdict is in quality-observers.csv.</p>${definitionRows(rules)}${list}<h3>Screening of the analysis</h3>`;
 }
 
-export function reportHtml(report: Report, tables: ReportTable[], charts: RenderedChart[]): string {
+/** The results, or per section what is missing for them. */
+function resultsSection(report: AnyReport, tables: ReportTable[], figures: string): string {
+  if (isUnavailable(report)) {
+    return `<section id="results"><h2>Results</h2>${report.unavailable.map((m) => `<p class="missing"><strong>${escapeHtml(m.section)}: not computed.</strong> Missing: ${escapeHtml(m.missing)}</p>`).join('\n')}\n${tables.map(tableHtml).join('\n')}\n</section>`;
+  }
+  return `<section id="results"><h2>Results</h2>\n${figures}\n${tables.map(tableHtml).join('\n')}\n</section>`;
+}
+
+export function reportHtml(report: AnyReport, tables: ReportTable[], charts: RenderedChart[]): string {
   const title = `Glimpse report — ${report.protocol}`;
   const figures = charts.map((c) => `<figure>${c.svg}<figcaption>${escapeHtml(c.title)}</figcaption></figure>`).join('\n');
   return `<!doctype html>
@@ -146,10 +157,7 @@ figure { margin: 1.5rem 0; } figcaption { color: #555; font-size: .9em; } svg { 
 <h1>${escapeHtml(title)}</h1>
 ${runSection(report)}
 ${observersSection(report)}
-<section id="results"><h2>Results</h2>
-${figures}
-${tables.map(tableHtml).join('\n')}
-</section>
+${resultsSection(report, tables, figures)}
 </body>
 </html>
 `;

@@ -1,6 +1,6 @@
 /** The report's tables: one CSV file each, and the tables of the HTML page. */
 import type { Interval } from '../stats.js';
-import type { Report } from '../report-types.js';
+import { isUnavailable, type AnyReport, type Report } from '../report-types.js';
 
 export type Cell = string | number | boolean | null;
 
@@ -14,8 +14,8 @@ export interface ReportTable {
 
 const ci = (interval: Interval | null | undefined): [number | null, number | null] => (interval ? [interval[0], interval[1]] : [null, null]);
 
-export function reportTables(report: Report): ReportTable[] {
-  const tables = familyTables(report);
+export function reportTables(report: AnyReport): ReportTable[] {
+  const tables = isUnavailable(report) ? [] : familyTables(report);
   if (report.timing) {
     tables.push({
       name: 'timing-observers',
@@ -34,14 +34,14 @@ export function reportTables(report: Report): ReportTable[] {
     tables.push({
       name: 'quality-rules',
       title: 'Quality control: sessions per rule',
-      columns: ['rule', 'passed', 'failed', 'not_applicable'],
-      rows: report.quality.rules.map((r) => [r.rule, r.passed, r.failed, r.notApplicable]),
+      columns: ['rule', 'reason_in_words', 'decides', 'passed', 'failed', 'not_applicable'],
+      rows: report.quality.rules.map((r) => [r.rule, r.words, r.decides, r.passed, r.failed, r.notApplicable]),
     });
     tables.push({
       name: 'quality-observers',
-      title: 'Quality control: verdict per observer (session)',
-      columns: ['observer', 'verdict', 'failed_rules', 'reasons'],
-      rows: report.quality.observers.map((o) => [o.observer, o.verdict, o.failed.map((f) => f.rule).join(' '), o.failed.map((f) => `${f.rule}: ${f.detail}`).join('; ')]),
+      title: 'Quality control: payment and analysis verdicts per observer (session)',
+      columns: ['observer', 'payment', 'analysis', 'in_report', 'failed_rules', 'reasons'],
+      rows: report.quality.observers.map((o) => [o.observer, o.payment, o.analysis, o.inReport, o.failed.map((f) => f.rule).join(' '), o.failed.map((f) => f.reason).join('; ')]),
     });
   }
   return tables;

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { csvLine, neutraliseFormula } from '../csv.js';
-import type { Report } from '../report-types.js';
+import { isUnavailable, type AnyReport } from '../report-types.js';
 import {
   specForBiasInconsistency,
   specForBradleyTerry,
@@ -21,7 +21,8 @@ import { renderSvg } from './render-svg.js';
 import { reportTables, type Cell } from './tables.js';
 
 /** The charts of a report, in page order. */
-export function chartSpecs(report: Report): { title: string; spec: TopLevelSpec }[] {
+export function chartSpecs(report: AnyReport): { title: string; spec: TopLevelSpec }[] {
+  if (isUnavailable(report)) return [];
   switch (report.family) {
     case 'rating': {
       const charts = [{ title: 'MOS per stimulus with 95 % CI, sorted.', spec: specForMos(report.stimuli) }];
@@ -63,13 +64,13 @@ export function csvCell(value: Cell): string {
 }
 
 /** report.json: the report without the bubble images (they are inputs, not results). */
-export function reportJson(report: Report): string {
-  const { images: _images, ...rest } = report as Report & { images?: unknown };
+export function reportJson(report: AnyReport): string {
+  const { images: _images, ...rest } = report as AnyReport & { images?: unknown };
   return `${JSON.stringify(rest, null, 2)}\n`;
 }
 
 /** Writes the report into `dir` (created if needed) and returns the paths of the files written. */
-export async function writeReport(dir: string, report: Report): Promise<string[]> {
+export async function writeReport(dir: string, report: AnyReport): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const tables = reportTables(report);
   const charts: RenderedChart[] = [];

@@ -13,7 +13,7 @@ import { EXPORT_TABLES, exportJob, type ExportTable } from '../export/export.js'
 import { HttpError } from '../errors.js';
 import { DECISION_PLATFORMS, platformDecisions, type DecisionPlatform } from '../quality/decisions.js';
 import { screenJob } from '../quality/screening.js';
-import { JobReportError, jobReport } from '../report/job-report.js';
+import { JobReportError, jobReport, parseInclusion } from '../report/job-report.js';
 import { rowsOfJob } from '../storage/console-reads.js';
 import { findJob } from '../storage/jobs.js';
 import { decisionRows } from '../storage/quality.js';
@@ -43,14 +43,18 @@ async function readStudyId(studyFile: string): Promise<string | null> {
  */
 
 const JobParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
+/** Which left-out sessions a report or an analysis export keeps (README "Quality control"). */
+const IncludeValue = Type.String({ pattern: '^(rejected|excluded|all)(,(rejected|excluded|all))*$', maxLength: 40 });
 const ExportQuery = Type.Object(
   {
     table: Type.Optional(Type.Union(EXPORT_TABLES.map((t) => Type.Literal(t)))),
     format: Type.Optional(Type.Union(['csv', 'json', ...ANALYSIS_FORMATS].map((f) => Type.Literal(f)))),
     raw: Type.Optional(Type.Literal('1')),
+    include: Type.Optional(IncludeValue),
   },
   { additionalProperties: false },
 );
+const IncludeQuery = Type.Object({ include: Type.Optional(IncludeValue) }, { additionalProperties: false });
 const DecisionParams = Type.Object({ id: JobParams.properties.id, platform: Type.Union(DECISION_PLATFORMS.map((p) => Type.Literal(p))), file: Type.String({ pattern: '^[a-z-]+\\.(csv|txt)$' }) });
 
 const attachment = (reply: FastifyReply, name: string, type: string) => reply.header('content-disposition', `attachment; filename="${name}"`).type(type).header('cache-control', 'no-store');
@@ -109,12 +113,12 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
     }
   });
 
-  app.get<{ Params: { id: string }; Querystring: { table?: ExportTable; format?: string; raw?: '1' } }>(
+  app.get<{ Params: { id: string }; Querystring: { table?: ExportTable; format?: string; raw?: '1'; include?: string } }>(
     '/console/api/jobs/:id/export',
     { schema: { params: JobParams, querystring: ExportQuery } },
     async (request, reply) => {
       await requireRole(app, request, request.params.id, 'owner');
-      const { table = 'ratings', format = 'csv', raw } = request.query;
+      const { table = 'ratings', format = 'csv', raw, include } = request.query;
       const analysis = (ANALYSIS_FORMATS as readonly string[]).includes(format);
       // Checked before the answer starts streaming: a format the job's protocol has no votes for is a 409, not a cut stream.
       if (analysis) {
@@ -128,7 +132,7 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       attachment(reply, `${request.params.id}-${analysis ? format : table}.${format === 'json' ? 'jsonl' : 'csv'}`, format === 'json' ? 'application/x-ndjson' : 'text/csv; charset=utf-8');
       if (rows !== null) reply.header('x-total-rows', String(rows));
       const work = analysis
-        ? exportAnalysisFormat(app.storage, request.params.id, format as AnalysisFormat, out, { mediaDir: opts.mediaDir, protocols: app.protocols, raw: raw === '1' })
+        ? exportAnalysisFormat(app.storage, request.params.id, format as AnalysisFormat, out, { mediaDir: opts.mediaDir, protocols: app.protocols, raw: raw === '1', include: parseInclusion(include ? [include] : []) })
         : exportJob(app.storage, request.params.id, { table, format: format as 'csv' | 'json', out, protocols: app.protocols, raw: raw === '1' });
       work.then(
         () => out.end(),
@@ -141,7 +145,7 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
   app.post<{ Params: { id: string } }>('/console/api/jobs/:id/screen', { schema: { params: JobParams } }, async (request) => {
     await requireRole(app, request, request.params.id, 'owner');
     const screened = await screenJob(app.storage, request.params.id, app.protocols);
-    return { sessions: screened.length, accepted: screened.filter((s) => s.verdict.accepted).length };
+    return { sessions: screened.length, accepted: screened.filter((s) => s.verdict.approved).length, included: screened.filter((s) => s.verdict.included).length };
   });
 
   app.get<{ Params: { id: string; platform: DecisionPlatform } }>(
@@ -169,29 +173,31 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
     },
   );
 
-  // The analysis report: report.html as the CLI writes it, and report.json with the chart specifications.
-  const report = async (jobId: string) => {
+  // The analysis report: report.html as the CLI writes it, and report.json with the chart specifications;
+  // `?include=rejected,excluded` keeps those sessions, as the CLI's --include.
+  const report = async (jobId: string, include: string | undefined) => {
     try {
-      return await jobReport(app.storage, jobId, { mediaDir: opts.mediaDir, protocols: app.protocols });
+      return await jobReport(app.storage, jobId, { mediaDir: opts.mediaDir, protocols: app.protocols, include: parseInclusion(include ? [include] : []) });
     } catch (error) {
       if (error instanceof JobReportError) throw new HttpError(409, 'NO_REPORT', error.message);
       throw error;
     }
   };
-  app.get<{ Params: { id: string } }>('/console/api/jobs/:id/report.html', { schema: { params: JobParams } }, async (request, reply) => {
+  type ReportRequest = { Params: { id: string }; Querystring: { include?: string } };
+  app.get<ReportRequest>('/console/api/jobs/:id/report.html', { schema: { params: JobParams, querystring: IncludeQuery } }, async (request, reply) => {
     await requireRole(app, request, request.params.id, 'viewer');
     const folder = await mkdtemp(join(tmpdir(), 'glimpse-report-'));
     try {
-      await writeReport(folder, await report(request.params.id));
+      await writeReport(folder, await report(request.params.id, request.query.include));
       attachment(reply, `${request.params.id}-report.html`, 'text/html; charset=utf-8');
       return await readFile(join(folder, 'report.html'), 'utf8');
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
   });
-  app.get<{ Params: { id: string } }>('/console/api/jobs/:id/report.json', { schema: { params: JobParams } }, async (request, reply) => {
+  app.get<ReportRequest>('/console/api/jobs/:id/report.json', { schema: { params: JobParams, querystring: IncludeQuery } }, async (request, reply) => {
     await requireRole(app, request, request.params.id, 'viewer');
-    const result = await report(request.params.id);
+    const result = await report(request.params.id, request.query.include);
     reply.type('application/json').header('cache-control', 'no-store');
     return `{"report":${reportJson(result)},"charts":${JSON.stringify(chartSpecs(result))}}`;
   });

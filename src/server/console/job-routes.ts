@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { protocolOf } from '../../protocols/registry.js';
+import { verdictsOf } from '../../quality/reasons.js';
 import { HttpError, notFound } from '../errors.js';
 import { participantPage, sessionTokenInJob, type ParticipantFilter } from '../storage/console-reads.js';
 import { findJob, jobSummaries, type StoredJob } from '../storage/jobs.js';
@@ -140,8 +141,7 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
           startedAt: r.created_at,
           completedAt: r.completed_at,
           state: r.completed_at ? 'completed' : r.created_at > cutoff ? 'running' : 'abandoned',
-          verdict: r.accepted === null ? null : r.accepted === 1 ? 'accepted' : 'rejected',
-          reasons: r.outcomes ? (JSON.parse(r.outcomes) as Array<{ rule: string; status: string; detail: string }>).filter((o) => o.status === 'failed').map((o) => `${o.rule}: ${o.detail}`) : [],
+          ...participantVerdicts(r.outcomes),
           answers: r.answers,
           // Platform ids only for owners.
           ids: role === 'owner' ? { workerId: r.worker_id, assignmentId: r.assignment_id, prolificPid: r.prolific_pid, submissionId: r.prolific_session_id, email: r.email } : null,
@@ -173,4 +173,16 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
       return { withdrawn: request.body.sessionId, deleted };
     },
   );
+}
+
+/** A session's two verdicts and its failed rules (the page says them in words, in its language); nulls when not judged. */
+function participantVerdicts(outcomes: string | null) {
+  if (!outcomes) return { payment: null, analysis: null, failed: [] };
+  const parsed = JSON.parse(outcomes) as Array<{ rule: string; status: string; detail: string }>;
+  const { approved, included } = verdictsOf(parsed);
+  return {
+    payment: approved ? 'approve' : 'reject',
+    analysis: included ? 'include' : 'exclude',
+    failed: parsed.filter((o) => o.status === 'failed').map((o) => ({ rule: o.rule, detail: o.detail })),
+  };
 }

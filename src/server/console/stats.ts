@@ -1,3 +1,4 @@
+import { ruleKind, verdictsOf, type RuleKind } from '../../quality/reasons.js';
 import type { RuleOutcome } from '../../quality/rules.js';
 import { RULE_NAMES } from '../../quality/rules.js';
 import { playlistCounts, type PlaylistCounts, sessionTimes, unfinishedSessions, verdictsOfJob } from '../storage/console-reads.js';
@@ -15,7 +16,8 @@ export type PlaylistProgress = PlaylistCounts;
 export interface JobStats {
   status: 'draft' | 'open' | 'paused' | 'full' | 'closed';
   target: number | null;
-  sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; notJudged: number };
+  /** accepted/rejected: the payment verdict; excluded: left out of the analysis (technical reasons included). */
+  sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; excluded: number; notJudged: number };
   playlists: PlaylistProgress[];
   /** Completions per hour (UTC), oldest first. */
   completions: Array<{ hour: string; completed: number }>;
@@ -24,9 +26,10 @@ export interface JobStats {
   dropOut: Array<{ phase: string; sessions: number }>;
   /** Completed sessions whose answers were timed within tolerance (the maxMistimedShare rule), and those that were not. */
   timing: { passed: number; failed: number };
-  rules: Array<{ rule: string; passed: number; failed: number }>;
-  /** The latest rejected sessions with their reasons. */
-  rejections: Array<{ sessionId: number; completedAt: string | null; reasons: string[] }>;
+  /** Each rule with what it decides (payment: rejects and excludes; analysis: excludes only); the page says it in words. */
+  rules: Array<{ rule: string; kind: RuleKind; passed: number; failed: number }>;
+  /** The latest sessions rejected or excluded, with both verdicts and the failed rules (the page says them in words). */
+  rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: Array<{ rule: string; detail: string }> }>;
 }
 
 export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: number): Promise<JobStats> {
@@ -50,6 +53,7 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
   const outcomes = verdicts.map((v) => ({ ...v, parsed: JSON.parse(v.outcomes) as RuleOutcome[] }));
   const rules = RULE_NAMES.map((rule) => ({
     rule,
+    kind: ruleKind(rule),
     passed: outcomes.filter((v) => v.parsed.some((o) => o.rule === rule && o.status === 'passed')).length,
     failed: outcomes.filter((v) => v.parsed.some((o) => o.rule === rule && o.status === 'failed')).length,
   }));
@@ -58,7 +62,15 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
   return {
     status: job.status === 'open' && full ? 'full' : job.status,
     target,
-    sessions: { started: total('started'), running: total('running'), completed, accepted, rejected, notJudged: completed - accepted - rejected },
+    sessions: {
+      started: total('started'),
+      running: total('running'),
+      completed,
+      accepted,
+      rejected,
+      excluded: outcomes.filter((v) => v.completed_at && !verdictsOf(v.parsed).included).length,
+      notJudged: completed - accepted - rejected,
+    },
     playlists,
     completions: [...hours].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hour, n]) => ({ hour, completed: n })),
     medianSessionMinutes: median === null ? null : Math.round(median * 10) / 10,
@@ -66,9 +78,16 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
     timing: { passed: timingRule.passed, failed: timingRule.failed },
     rules,
     rejections: outcomes
-      .filter((v) => v.accepted === 0)
+      .map((v) => ({ v, verdicts: verdictsOf(v.parsed) }))
+      .filter(({ verdicts }) => !verdicts.included)
       .slice(0, 20)
-      .map((v) => ({ sessionId: v.session_id, completedAt: v.completed_at, reasons: v.parsed.filter((o) => o.status === 'failed').map((o) => `${o.rule}: ${o.detail}`) })),
+      .map(({ v, verdicts }) => ({
+        sessionId: v.session_id,
+        completedAt: v.completed_at,
+        payment: verdicts.approved ? 'approve' : 'reject',
+        analysis: 'exclude',
+        failed: v.parsed.filter((o) => o.status === 'failed').map((o) => ({ rule: o.rule, detail: o.detail })),
+      })),
   };
 }
 

@@ -15,8 +15,10 @@ export const SESSION_COLUMNS = [
   'bcheck_id',
   'session_started_at',
   'session_completed_at',
-  // Quality control (README "Quality control"): accepted, rejected, or empty when not judged; the failed rules.
+  // Quality control (README "Quality control"): payment (approved, rejected) and analysis (included, excluded)
+  // verdicts, empty when not judged; the failed rules in words.
   'session_verdict',
+  'session_analysis',
   'session_verdict_reasons',
 ] as const;
 

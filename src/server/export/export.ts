@@ -7,6 +7,7 @@ import { SESSION_COLUMNS, STIMULUS_COLUMNS } from './columns.js';
 import { csvLine, neutraliseFormula } from '../../analysis/csv.js';
 import type { StimulusCheck } from '../../contract/quality.js';
 import type { RuleOutcome } from '../../quality/rules.js';
+import { reasonInWords, verdictsOf } from '../../quality/reasons.js';
 import { parseTiming, PRESENTATION_COLUMNS, presentationRows, TIMING_SUMMARY_COLUMNS, timingSummary } from './timing.js';
 
 export const EXPORT_TABLES = ['ratings', 'screenings', 'sessionlogs', 'presentations'] as const;
@@ -37,14 +38,18 @@ async function* paged<R extends { id: number }>(read: (afterId: number) => Promi
   }
 }
 
-/** The session's quality verdict in words, and the failed rules' reasons. */
+/** The session's two verdicts (payment, analysis) in words, and the failed rules' reasons in words. */
 function withVerdict(row: Row): Row {
-  const { verdict_accepted, verdict_outcomes, ...rest } = row;
-  const failed = typeof verdict_outcomes === 'string' ? (JSON.parse(verdict_outcomes) as RuleOutcome[]).filter((o) => o.status === 'failed') : [];
+  const { verdict_accepted: _accepted, verdict_outcomes, ...rest } = row;
+  if (typeof verdict_outcomes !== 'string') return { ...rest, session_verdict: null, session_analysis: null, session_verdict_reasons: null };
+  const outcomes = JSON.parse(verdict_outcomes) as RuleOutcome[];
+  const { approved, included } = verdictsOf(outcomes);
+  const failed = outcomes.filter((o) => o.status === 'failed');
   return {
     ...rest,
-    session_verdict: verdict_accepted === null || verdict_accepted === undefined ? null : Number(verdict_accepted) === 1 ? 'accepted' : 'rejected',
-    session_verdict_reasons: failed.length ? failed.map((o) => `${o.rule}: ${o.detail}`).join('; ') : null,
+    session_verdict: approved ? 'approved' : 'rejected',
+    session_analysis: included ? 'included' : 'excluded',
+    session_verdict_reasons: failed.length ? failed.map((o) => reasonInWords(o)).join('; ') : null,
   };
 }
 

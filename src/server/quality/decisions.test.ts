@@ -15,6 +15,7 @@ const row = (over: Partial<DecisionRow>): DecisionRow => ({
   study_id: null,
   prolific_session_id: null,
   accepted: null,
+  included: null,
   outcomes: null,
   ...over,
 });
@@ -31,7 +32,7 @@ describe('platformDecisions and CSV injection', () => {
     const file = (name: string) => mturk.files.find((f) => f.name === name)!.rows;
     expect(file('decisions.csv')[0]).toEqual(['H1', 'A1', '-W1', 'x', '']);
     expect(file('decisions.csv')[1]!.slice(0, 4)).toEqual(['H1', '-A2', 'W2', '']);
-    expect(file('decisions.csv')[1]![4]).toMatch(/^'=HYPERLINK\("http:\/\/x","y"\)\. Failed: gold \(1 of 1 missed\)\.$/);
+    expect(file('decisions.csv')[1]![4]).toMatch(/^'=HYPERLINK\("http:\/\/x","y"\)\. Reasons: Answered a question with a known answer wrongly \(1 of 1 missed\)\.$/);
     expect(file('bonus.csv')).toEqual([['-W1', 'A1', '0.50', "'@SUM(1)"]]);
 
     const prolific = platformDecisions(

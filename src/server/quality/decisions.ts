@@ -1,19 +1,22 @@
 import { neutraliseFormula } from '../../analysis/csv.js';
 import type { Platform } from '../../contract/platforms.js';
 import type { StudyQuality } from '../../contract/quality.js';
-import type { RuleName, RuleOutcome } from '../../quality/rules.js';
+import { reasonInWords, ruleKind, type RuleName } from '../../quality/reasons.js';
+import type { RuleOutcome } from '../../quality/rules.js';
 import type { DecisionRow } from '../storage/quality.js';
 
 /**
  * The accept/reject lists of a job for a crowd platform's bulk tools (`cli decisions JOBID --platform ...`), built
- * from the stored verdicts of its completed sessions. A session without a verdict is approved: screening never
- * withholds payment by accident. Files (README "Quality control"):
+ * from the stored payment verdicts of its completed sessions. Only payment rules (checks, straight-lining, answers
+ * too fast) reject; a technical fault (timing, media, window) only excludes a session from the analysis. A session
+ * without a verdict is approved: screening never withholds payment by accident. Files (README "Quality control"):
  * - prolific: approve.csv and reject.csv by PROLIFIC_PID and submission (SESSION_ID), with Prolific's rejection
  *   category and a message of at least 100 characters (Prolific's minimum); bonus.csv as Prolific's bulk bonus
  *   form takes it (`participant_id,amount` lines, no header); block-list.txt, one participant id per line.
  * - mturk: decisions.csv with the batch-results columns the requester site's "Upload CSV" reads (HITId,
  *   AssignmentId, WorkerId, Approve = x, Reject = the feedback text); bonus.csv for SendBonus (WorkerId,
  *   AssignmentId, BonusAmount, Reason); block-list.csv for CreateWorkerBlock (WorkerId, Reason).
+ * - both: verdicts.csv, every listed session with its payment and analysis verdicts and their reasons in words.
  *
  * CSV injection (OWASP): the free-text cells written from the study file (rejection message, bonus reason) get a
  * leading `'` when they begin with `=`, `+`, `-`, `@`, tab or CR (`text` below), so opening a list in a spreadsheet
@@ -43,30 +46,29 @@ export interface Decisions {
 }
 
 const DEFAULT_REJECTION =
-  'Your submission did not pass the quality checks announced in this study (gold and attention questions, consistent ratings, full viewing of every stimulus)';
+  'Your submission did not pass the quality checks announced in this study (questions with a known answer, attention questions, varied and considered answers)';
 
-/** Prolific's rejection categories, chosen from the first failed rule. */
-const PROLIFIC_CATEGORY: Record<RuleName, string> = {
+/** Prolific's rejection categories, chosen from the first failed payment rule (the only rules that reject). */
+const PROLIFIC_CATEGORY: Partial<Record<RuleName, string>> = {
   gold: 'FAILED_CHECK',
   traps: 'FAILED_CHECK',
   attention: 'FAILED_CHECK',
   minVariance: 'LOW_EFFORT',
   minCorrelation: 'LOW_EFFORT',
   minTrialMs: 'TOO_QUICKLY',
-  shownToEnd: 'FAILED_INSTRUCTIONS',
-  maxMistimedShare: 'FAILED_INSTRUCTIONS',
-  fullscreen: 'FAILED_INSTRUCTIONS',
-  visualTests: 'FAILED_INSTRUCTIONS',
 };
 
 /** A free-text cell of the lists (see CSV injection above). */
 const text = neutraliseFormula;
 
 const failedOf = (row: DecisionRow): RuleOutcome[] => (row.outcomes ? (JSON.parse(row.outcomes) as RuleOutcome[]).filter((o) => o.status === 'failed') : []);
+const paymentFailures = (row: DecisionRow) => failedOf(row).filter((o) => ruleKind(o.rule) === 'payment');
+/** Rejected: the stored payment verdict says so and a payment rule failed (a technical fault never rejects). */
+const isRejected = (row: DecisionRow) => row.accepted === 0 && paymentFailures(row).length > 0;
 
-/** The rejection text sent to the participant: the study's message, then each failed rule in words. */
+/** The rejection text sent to the participant: the study's message, then each failed payment rule in words. */
 export function rejectionMessage(quality: StudyQuality, failed: RuleOutcome[], minimumLength = 0): string {
-  let text = `${(quality.rejectionMessage ?? DEFAULT_REJECTION).replace(/[.\s]+$/, '')}. Failed: ${failed.map((o) => `${o.rule} (${o.detail})`).join('; ')}.`;
+  let text = `${(quality.rejectionMessage ?? DEFAULT_REJECTION).replace(/[.\s]+$/, '')}. Reasons: ${failed.map((o) => reasonInWords(o)).join('; ')}.`;
   if (text.length < minimumLength) text += ' Please contact the researchers through the platform if you think this is a mistake.';
   return text.slice(0, 1024);
 }
@@ -82,8 +84,8 @@ export function platformDecisions(rows: readonly DecisionRow[], platform: Decisi
     if (missing) skipped.push(`session ${row.session_id}: no ${missing}`);
     return missing === null;
   });
-  const accepted = mine.filter((r) => r.accepted !== 0);
-  const rejected = mine.filter((r) => r.accepted === 0);
+  const accepted = mine.filter((r) => !isRejected(r));
+  const rejected = mine.filter(isRejected);
   const bonus = quality.bonus;
   const reason = bonus?.reason ?? 'Bonus for careful participation';
 
@@ -95,8 +97,8 @@ export function platformDecisions(rows: readonly DecisionRow[], platform: Decisi
             name: 'reject.csv',
             header: ['participant_id', 'submission_id', 'study_id', 'session_id', 'rejection_category', 'message'],
             rows: rejected.map((r) => {
-              const failed = failedOf(r);
-              return [r.prolific_pid!, r.prolific_session_id ?? '', r.study_id ?? '', String(r.session_id), PROLIFIC_CATEGORY[failed[0]?.rule as RuleName] ?? 'OTHER', text(rejectionMessage(quality, failed, 100))];
+              const failed = paymentFailures(r);
+              return [r.prolific_pid!, r.prolific_session_id ?? '', r.study_id ?? '', String(r.session_id), PROLIFIC_CATEGORY[failed[0]!.rule as RuleName] ?? 'OTHER', text(rejectionMessage(quality, failed, 100))];
             }),
           },
           ...(bonus ? [{ name: 'bonus.csv', header: null, rows: accepted.map((r) => [r.prolific_pid!, bonus.amount]) }] : []),
@@ -106,7 +108,7 @@ export function platformDecisions(rows: readonly DecisionRow[], platform: Decisi
           {
             name: 'decisions.csv',
             header: ['HITId', 'AssignmentId', 'WorkerId', 'Approve', 'Reject'],
-            rows: mine.map((r) => [r.hit_id ?? '', r.assignment_id!, r.worker_id!, r.accepted === 0 ? '' : 'x', r.accepted === 0 ? text(rejectionMessage(quality, failedOf(r))) : '']),
+            rows: mine.map((r) => (isRejected(r) ? [r.hit_id ?? '', r.assignment_id!, r.worker_id!, '', text(rejectionMessage(quality, paymentFailures(r)))] : [r.hit_id ?? '', r.assignment_id!, r.worker_id!, 'x', ''])),
           },
           ...(bonus ? [{ name: 'bonus.csv', header: ['WorkerId', 'AssignmentId', 'BonusAmount', 'Reason'], rows: accepted.map((r) => [r.worker_id!, r.assignment_id!, bonus.amount, text(reason)]) }] : []),
           {
@@ -115,7 +117,29 @@ export function platformDecisions(rows: readonly DecisionRow[], platform: Decisi
             rows: unique(rejected.map((r) => r.worker_id!)).map((id) => [id, 'Failed the quality checks of a previous study of ours']),
           },
         ];
+  files.push(verdictsFile(mine, platform));
   return { files, approved: accepted.length, rejected: rejected.length, skipped };
+}
+
+/** Every listed session with both verdicts and their reasons in words: what the researcher checks before uploading. */
+function verdictsFile(rows: readonly DecisionRow[], platform: DecisionPlatform): DecisionFile {
+  const participant = (r: DecisionRow) => (platform === 'prolific' ? r.prolific_pid! : r.worker_id!);
+  return {
+    name: 'verdicts.csv',
+    header: ['session_id', 'participant', 'payment', 'payment_reasons', 'analysis', 'analysis_reasons'],
+    rows: rows.map((r) => {
+      const failed = failedOf(r);
+      const judged = r.outcomes !== null;
+      return [
+        String(r.session_id),
+        participant(r),
+        isRejected(r) ? 'reject' : 'approve',
+        text(paymentFailures(r).map((o) => reasonInWords(o)).join('; ')),
+        !judged ? 'include (not judged)' : failed.length === 0 ? 'include' : 'exclude',
+        text(failed.map((o) => reasonInWords(o)).join('; ')),
+      ];
+    }),
+  };
 }
 
 const unique = (values: string[]) => [...new Set(values)];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { analyse, DEFAULT_TIMING_RULE, TimingAccumulator, type AnalysisInput, type AnalysisOptions, type MediaImage, type Report } from '../../analysis/index.js';
+import { analyse, DEFAULT_TIMING_RULE, TimingAccumulator, unavailableReport, type AnalysisInput, type AnalysisOptions, type AnyReport, type MediaImage, type ReportInclusion } from '../../analysis/index.js';
 import type { TimingEnvelope } from '../../contract/payloads.js';
 import type { MediaAttributes } from '../../contract/study.js';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
@@ -11,7 +11,7 @@ import { jobStimulusSpecs, reportRatingRows, screeningRows } from '../storage/ex
 import { findJob } from '../storage/jobs.js';
 import { jobVerdicts, sessionsWithAnswers } from '../storage/quality.js';
 import { jobMedia } from '../storage/studies.js';
-import { qualitySummary } from '../../quality/summary.js';
+import { keptInReport, qualitySummary } from '../../quality/summary.js';
 import type { Storage } from '../storage/types.js';
 
 /**
@@ -19,8 +19,9 @@ import type { Storage } from '../storage/types.js';
  * database and turned into the votes of its protocol's family by the protocol's own adapter
  * (src/protocols/<name>/index.ts `analysis`), then src/analysis does the rest. Observers are sessions. Training
  * answers are left out; each answer's timing envelope flags it when a step was mistimed (`excludeFlagged` drops
- * those). Sessions that quality control rejected are left out unless `includeRejected`; the report says how many
- * each rule kept. The answers are read once, a page at a time, never held in memory: each answer's timing is
+ * those). Sessions that quality control rejected (payment) or excluded (technical) are left out unless `include`
+ * says to keep them; the report says who was left out and why. With too few answers for the family's methods the
+ * report still answers: the quality control, and what is missing for the results. The answers are read once, a page at a time, never held in memory: each answer's timing is
  * summarised (TimingAccumulator) as its vote is read, and each stimulus's spec is parsed once, not per answer.
  */
 
@@ -29,8 +30,8 @@ export class JobReportError extends Error {}
 export interface JobReportOptions extends AnalysisOptions {
   /** Where the job's media are ({mediaDir}/{jobId}/{path}): bubble heatmaps are drawn over them. */
   mediaDir: string;
-  /** Keep the sessions that quality control rejected (by default their answers are left out). */
-  includeRejected?: boolean;
+  /** Keep the sessions that quality control rejected or excluded (by default their answers are left out). */
+  include?: Partial<ReportInclusion>;
   protocols?: ProtocolRegistry;
 }
 
@@ -62,10 +63,11 @@ export async function jobAnalysisInput(storage: Storage, jobId: string, options:
   const media = await jobMedia(storage, jobId);
   const attributes = (path: string): MediaAttributes => media.get(path)?.attributes ?? {};
   const verdicts = await jobVerdicts(storage, jobId);
-  const kept = (sessionId: number) => options.includeRejected === true || verdicts.get(sessionId)?.accepted !== false;
+  const include = inclusionOf(options.include);
+  const kept = (sessionId: number) => keptInReport(verdicts.get(sessionId), include);
   const quality = qualitySummary(
     (await sessionsWithAnswers(storage, jobId)).map((s) => ({ observer: String(s.id), completed: s.completed, verdict: verdicts.get(s.id) ?? null })),
-    options.includeRejected !== true,
+    include,
   );
   // Each stimulus's spec, parsed once. Test answers only, of the sessions that quality control did not reject; gold,
   // trap and attention-check stimuli are screening tools, not part of the experiment's results.
@@ -115,13 +117,27 @@ export async function jobAnalysisInput(storage: Storage, jobId: string, options:
   return input;
 }
 
-export async function jobReport(storage: Storage, jobId: string, options: JobReportOptions): Promise<Report> {
+export const INCLUDE_USAGE = `--include rejected|excluded|all    keep the sessions quality control rejected (payment) or excluded
+                                             (technical); repeat or comma-separate for both (left out by default)`;
+
+/** `--include rejected,excluded` (repeatable; `all` = both); `--include-rejected` is the older spelling. */
+export function parseInclusion(values: readonly string[] | undefined, includeRejected = false): ReportInclusion {
+  const words = (values ?? []).flatMap((v) => v.split(',')).map((w) => w.trim()).filter(Boolean);
+  const unknown = words.filter((w) => !['rejected', 'excluded', 'all'].includes(w));
+  if (unknown.length > 0) throw new JobReportError(`--include takes rejected, excluded or all; got ${unknown.join(', ')}`);
+  return { rejected: includeRejected || words.includes('rejected') || words.includes('all'), excluded: words.includes('excluded') || words.includes('all') };
+}
+
+export const inclusionOf = (include: Partial<ReportInclusion> | undefined): ReportInclusion => ({ rejected: include?.rejected === true, excluded: include?.excluded === true });
+
+export async function jobReport(storage: Storage, jobId: string, options: JobReportOptions): Promise<AnyReport> {
   const input = await jobAnalysisInput(storage, jobId, options);
   try {
     return await analyse(input, options);
   } catch (error) {
-    // Too few answers (or stimuli) for the family's methods: said as such, not as a server failure.
-    throw new JobReportError(`job ${jobId} cannot be analysed yet: ${(error as Error).message}`);
+    // Too few answers (or stimuli) for the family's methods: the report says what is missing instead of failing.
+    if (error instanceof RangeError) throw error;
+    return unavailableReport(input, options, (error as Error).message);
   }
 }
 

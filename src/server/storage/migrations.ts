@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet, type CreateTableBuilder } from 'kysely';
 import { summariseLogStates } from '../body/log-summary.mjs';
 import { participantHashes } from './participant-ids.js';
 import type { DialectName } from './types.js';
@@ -314,6 +314,25 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('sign_in_attempts').ifExists().execute();
       },
     },
+    // Two verdicts per session (README "Quality control"): `accepted` becomes the payment verdict, `included` the
+    // analysis one. Verdicts stored before judged both at once: a failed technical rule (timing, media, fullscreen,
+    // visual tests) no longer rejects, and still excludes until `cli screen` judges the session again.
+    '011_verdict_inclusion': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('session_verdicts').addColumn('included', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+        // The payment rules as this migration knows them (frozen: later rules do not change stored history).
+        const paymentRules = new Set(['gold', 'traps', 'attention', 'minVariance', 'minCorrelation', 'minTrialMs']);
+        const rows = await db.selectFrom('session_verdicts').select(['session_id', 'outcomes']).execute();
+        for (const row of rows as Array<{ session_id: number; outcomes: string }>) {
+          const failed = (JSON.parse(row.outcomes) as Array<{ rule: string; status: string }>).filter((o) => o.status === 'failed');
+          const accepted = failed.some((o) => paymentRules.has(o.rule)) ? 0 : 1;
+          await db.updateTable('session_verdicts').set({ accepted, included: failed.length === 0 ? 1 : 0 }).where('session_id', '=', row.session_id).execute();
+        }
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('session_verdicts').dropColumn('included').execute();
+      },
+    },
   };
 }
 
@@ -322,14 +341,25 @@ export function migrationNames(): string[] {
   return Object.keys(migrations('sqlite')).sort();
 }
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function migratorOf(db: Kysely<any>, dialect: DialectName): Promise<Migrator> {
   // Kysely looks for its bookkeeping tables in EVERY schema unless told which one: with another schema of the same
   // database holding them (another app, a concurrent test run), it would skip creating ours and then fail.
   const migrationTableSchema =
     dialect === 'postgres' ? ((await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined) : undefined;
-  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations(dialect) } });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations(dialect) } });
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  throwIfFailed(await (await migratorOf(db, dialect)).migrateToLatest());
+}
+
+/** Brings the schema up to the named migration (tests of a later migration's data upgrade). */
+export async function migrateTo(db: Kysely<any>, dialect: DialectName, name: string): Promise<void> {
+  throwIfFailed(await (await migratorOf(db, dialect)).migrateTo(name));
+}
+
+function throwIfFailed({ error, results }: MigrationResultSet): void {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);

@@ -10,20 +10,30 @@ import { nowIso, type Storage } from './types.js';
 
 export interface StoredVerdict {
   sessionId: number;
-  accepted: boolean;
+  /** Payment. */
+  approved: boolean;
+  /** Analysis. */
+  included: boolean;
   outcomes: RuleOutcome[];
   evaluatedAt: string;
 }
 
 /** Stores (or replaces) the verdict of a session. */
 export async function saveVerdict(storage: Storage, jobId: string, sessionId: number, verdict: Verdict): Promise<void> {
-  const row = { session_id: sessionId, job_id: jobId, accepted: verdict.accepted ? 1 : 0, outcomes: JSON.stringify(verdict.outcomes), evaluated_at: nowIso() };
+  const row = {
+    session_id: sessionId,
+    job_id: jobId,
+    accepted: verdict.approved ? 1 : 0,
+    included: verdict.included ? 1 : 0,
+    outcomes: JSON.stringify(verdict.outcomes),
+    evaluated_at: nowIso(),
+  };
   await storage.write(
     (trx) =>
       trx
         .insertInto('session_verdicts')
         .values(row)
-        .onConflict((oc) => oc.column('session_id').doUpdateSet({ accepted: row.accepted, outcomes: row.outcomes, evaluated_at: row.evaluated_at }))
+        .onConflict((oc) => oc.column('session_id').doUpdateSet({ accepted: row.accepted, included: row.included, outcomes: row.outcomes, evaluated_at: row.evaluated_at }))
         .execute(),
     { singleStatement: true },
   );
@@ -33,7 +43,7 @@ export async function saveVerdict(storage: Storage, jobId: string, sessionId: nu
 export async function jobVerdicts(storage: Storage, jobId: string): Promise<Map<number, StoredVerdict>> {
   const rows = await storage.db.selectFrom('session_verdicts').selectAll().where('job_id', '=', jobId).execute();
   return new Map(
-    rows.map((r) => [r.session_id, { sessionId: r.session_id, accepted: r.accepted === 1, outcomes: JSON.parse(r.outcomes) as RuleOutcome[], evaluatedAt: r.evaluated_at }]),
+    rows.map((r) => [r.session_id, { sessionId: r.session_id, approved: r.accepted === 1, included: r.included === 1, outcomes: JSON.parse(r.outcomes) as RuleOutcome[], evaluatedAt: r.evaluated_at }]),
   );
 }
 
@@ -89,13 +99,13 @@ export async function sessionLogStates(storage: Storage, sessionId: number): Pro
 }
 
 export interface RatingTotals {
-  /** Completed sessions that are not rejected (their ratings make the MOS). */
+  /** Completed sessions that are included in the analysis (their ratings make the MOS). */
   sessions: number[];
   /** How many times each stimulus got each value from those sessions. */
   counts: Array<{ stimulus_id: number; spec: string; value: number; n: number }>;
 }
 
-/** The test ratings of the job's completed sessions that quality control has not rejected, counted per value. */
+/** The test ratings of the job's completed sessions that quality control has not excluded, counted per value. */
 export async function acceptedRatingTotals(storage: Storage, jobId: string): Promise<RatingTotals> {
   const accepted = storage.db
     .selectFrom('sessions as s')
@@ -103,7 +113,7 @@ export async function acceptedRatingTotals(storage: Storage, jobId: string): Pro
     .select('s.id')
     .where('s.job_id', '=', jobId)
     .where('s.completed_at', 'is not', null)
-    .where((eb) => eb.or([eb('v.accepted', 'is', null), eb('v.accepted', '=', 1)]));
+    .where((eb) => eb.or([eb('v.included', 'is', null), eb('v.included', '=', 1)]));
   const [sessions, counts] = await Promise.all([
     accepted.execute(),
     storage.db
@@ -130,7 +140,10 @@ export interface DecisionRow {
   prolific_pid: string | null;
   study_id: string | null;
   prolific_session_id: string | null;
+  /** Payment verdict: 1 approved, 0 rejected, null not judged. */
   accepted: number | null;
+  /** Analysis verdict: 1 included, 0 excluded, null not judged. */
+  included: number | null;
   outcomes: string | null;
 }
 
@@ -153,6 +166,7 @@ export async function decisionRows(storage: Storage, jobId: string): Promise<Dec
       'i.study_id',
       'i.prolific_session_id',
       'v.accepted',
+      'v.included',
       'v.outcomes',
     ])
     .where('s.job_id', '=', jobId)

@@ -59,13 +59,14 @@ export class StudyFullError extends Error {}
 
 export interface PlaylistLoad {
   id: number;
-  /** Completed sessions not rejected by quality control, plus sessions still running within the lease. */
+  /** Completed sessions included by quality control, plus sessions still running within the lease. */
   load: number;
 }
 
 /**
  * The playlist that should get the next participant: the lowest load, counting the sessions that are completed and
- * not rejected by quality control (a rejected session's playlist needs another observer) or still running (started
+ * included in the analysis by quality control (a rejected or excluded session's playlist needs another observer:
+ * the participant is paid or not, the analysis still lacks one) or still running (started
  * less than `leaseMinutes` ago; past the lease a session is taken as abandoned). Ties: fewest sessions ever, then
  * lowest id. `playlistId` restricts the choice to that playlist (a link that names it).
  */
@@ -81,7 +82,7 @@ async function leastLoadedIn(db: Db, jobId: string, leaseMinutes: number, playli
     .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
     .select([
       'p.id',
-      sql<number>`cast(coalesce(sum(case when (s.completed_at is not null and coalesce(v.accepted, 1) = 1) or (s.completed_at is null and s.created_at > ${cutoff}) then 1 else 0 end), 0) as integer)`.as('load'),
+      sql<number>`cast(coalesce(sum(case when (s.completed_at is not null and coalesce(v.included, 1) = 1) or (s.completed_at is null and s.created_at > ${cutoff}) then 1 else 0 end), 0) as integer)`.as('load'),
       sql<number>`cast(count(s.id) as integer)`.as('total'),
     ])
     .where('p.job_id', '=', jobId);

@@ -168,8 +168,10 @@ export interface JobMediaTable {
 export interface SessionVerdictsTable {
   session_id: number;
   job_id: string;
-  /** 1 accepted, 0 rejected. */
+  /** Payment: 1 approved, 0 rejected (only payment rules reject; README "Quality control"). */
   accepted: number;
+  /** Analysis: 1 included, 0 excluded (any failed rule, technical ones too). */
+  included: number;
   /** RuleOutcome[] as JSON text: every rule with its status and what was measured. */
   outcomes: string;
   evaluated_at: string;
@@ -196,9 +198,9 @@ export interface UsersTable {
   password_hash: string;
   /** 1: owner of every job (the first account). */
   admin: number;
-  /** Unused since migration 009 (sign_in_attempts counts failed sign-ins). */
+  /** Unused since migration 010 (sign_in_attempts counts failed sign-ins). */
   failed_logins: number;
-  /** Unused since migration 009. */
+  /** Unused since migration 010. */
   locked_until: string | null;
   created_at: string;
   /** 1: may upload new studies in the console (`cli user grant EMAIL creator`); administrators always may. */

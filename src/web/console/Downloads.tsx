@@ -25,6 +25,10 @@ export default function Downloads({ jobId, owner }: { jobId: string; owner: bool
   const [error, setError] = useState<string | null>(null);
   const [decisions, setDecisions] = useState<Record<string, Array<{ name: string; rows: number }>>>({});
   const [charts, setCharts] = useState<Array<{ title: string; spec: object }> | null>(null);
+  // Which sessions quality control left out the report and the analysis exports keep (the CLI's --include).
+  const [include, setInclude] = useState({ rejected: false, excluded: false });
+  const includeWords = [include.rejected ? 'rejected' : '', include.excluded ? 'excluded' : ''].filter(Boolean).join(',');
+  const includeQuery = includeWords ? `?include=${includeWords}` : '';
 
   const fetchFile = async (path: string) => {
     setError(null);
@@ -47,7 +51,7 @@ export default function Downloads({ jobId, owner }: { jobId: string; owner: bool
   };
   const showCharts = async () => {
     try {
-      setCharts((await getJson<{ charts: Array<{ title: string; spec: object }> }>(`${base}/report.json`)).charts);
+      setCharts((await getJson<{ charts: Array<{ title: string; spec: object }> }>(`${base}/report.json${includeQuery}`)).charts);
     } catch (e) {
       setError((e as Error).message);
     }
@@ -64,7 +68,7 @@ export default function Downloads({ jobId, owner }: { jobId: string; owner: bool
           <ul className="plain buttons">
             {EXPORTS.map((e) => (
               <li key={e.label}>
-                <button type="button" className="secondary" onClick={() => void fetchFile(`${base}/export?${e.query}`)}>
+                <button type="button" className="secondary" onClick={() => void fetchFile(`${base}/export?${e.query}${includeWords && e.query.startsWith('format=') ? `&include=${includeWords}` : ''}`)}>
                   {e.label}
                 </button>
               </li>
@@ -97,9 +101,17 @@ export default function Downloads({ jobId, owner }: { jobId: string; owner: bool
         <p className="muted">{t.ownerOnly}</p>
       )}
       <h3>{t.report}</h3>
+      <fieldset className="plain" id="report-include">
+        <label>
+          <input type="checkbox" checked={include.rejected} onChange={(e) => setInclude((i) => ({ ...i, rejected: e.target.checked }))} /> {t.includeRejected}
+        </label>
+        <label>
+          <input type="checkbox" checked={include.excluded} onChange={(e) => setInclude((i) => ({ ...i, excluded: e.target.checked }))} /> {t.includeExcluded}
+        </label>
+      </fieldset>
       <ul className="plain buttons">
         <li>
-          <button type="button" onClick={() => void fetchFile(`${base}/report.html`)}>
+          <button type="button" onClick={() => void fetchFile(`${base}/report.html${includeQuery}`)}>
             {t.downloadReport}
           </button>
         </li>

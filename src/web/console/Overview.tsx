@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { reasonInWords, ruleInWords } from '../../quality/reasons.js';
 import { useConsole, type JobStats } from './context.js';
 import { VegaChart } from './VegaChart.js';
 
@@ -25,7 +26,7 @@ export function Overview({ stats }: { stats: JobStats }) {
       <h2 id="overview-title">{t.overview}</h2>
       <p className="muted">{t.live}</p>
       <dl className="counters" aria-live="polite">
-        {(['started', 'running', 'completed', 'accepted', 'rejected'] as const).map((key) => (
+        {(['started', 'running', 'completed', 'accepted', 'rejected', 'excluded'] as const).map((key) => (
           <div key={key}>
             <dt>{t[key]}</dt>
             <dd id={`stat-${key}`}>{s[key]}</dd>
@@ -111,6 +112,7 @@ export function Overview({ stats }: { stats: JobStats }) {
             <thead>
               <tr>
                 <th scope="col">{t.rule}</th>
+                <th scope="col">{t.decides}</th>
                 <th scope="col">{t.passed}</th>
                 <th scope="col">{t.failed}</th>
               </tr>
@@ -120,7 +122,8 @@ export function Overview({ stats }: { stats: JobStats }) {
                 .filter((r) => r.passed + r.failed > 0)
                 .map((r) => (
                   <tr key={r.rule}>
-                    <td>{r.rule}</td>
+                    <td>{ruleInWords(r.rule, t.reasonLanguage)}</td>
+                    <td>{t.decidesWords[r.kind]}</td>
                     <td>{r.passed}</td>
                     <td>{r.failed}</td>
                   </tr>
@@ -130,14 +133,14 @@ export function Overview({ stats }: { stats: JobStats }) {
         </div>
       </div>
 
-      <h3>{t.rejections}</h3>
+      <h3>{t.rejectionsAndExclusions}</h3>
       {stats.rejections.length === 0 ? (
         <p>{t.none}</p>
       ) : (
         <ul id="rejections">
           {stats.rejections.map((r) => (
             <li key={r.sessionId}>
-              {t.session} {r.sessionId}: {r.reasons.join('; ')}
+              {t.session} {r.sessionId} ({t.payment}: {t.verdictWords[r.payment]}, {t.analysis}: {t.verdictWords[r.analysis]}): {r.failed.map((f) => reasonInWords(f, t.reasonLanguage)).join('; ')}
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { reasonInWords } from '../../quality/reasons.js';
 import { getJson, postJson } from './consoleApi.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { useConsole } from './context.js';
@@ -13,8 +14,10 @@ interface ParticipantRow {
   startedAt: string;
   completedAt: string | null;
   state: string;
-  verdict: 'accepted' | 'rejected' | null;
-  reasons: string[];
+  /** Quality control's two verdicts; null when not judged. */
+  payment: 'approve' | 'reject' | null;
+  analysis: 'include' | 'exclude' | null;
+  failed: Array<{ rule: string; detail: string }>;
   answers: number;
   ids: { workerId: string | null; assignmentId: string | null; prolificPid: string | null; submissionId: string | null; email: string | null } | null;
 }
@@ -57,7 +60,9 @@ export default function Participants({ jobId, owner }: { jobId: string; owner: b
       column.accessor('startedAt', { header: t.startedAt, cell: (c) => new Date(c.getValue()).toLocaleString() }),
       column.accessor('state', { header: t.status, cell: (c) => t.sessionStates[c.getValue()] ?? c.getValue() }),
       column.accessor('answers', { header: t.answers }),
-      column.accessor('verdict', { header: t.verdict, cell: (c) => (c.getValue() ? <span title={c.row.original.reasons.join('; ')}>{c.getValue() === 'accepted' ? t.accepted : t.rejected}</span> : '–') }),
+      column.accessor('payment', { header: t.payment, cell: (c) => (c.getValue() ? t.verdictWords[c.getValue()!] : '–') }),
+      column.accessor('analysis', { header: t.analysis, cell: (c) => (c.getValue() ? t.verdictWords[c.getValue()!] : '–') }),
+      column.accessor('failed', { header: t.reasons, cell: (c) => c.getValue().map((f) => reasonInWords(f, t.reasonLanguage)).join('; ') }),
       ...(owner
         ? [
             column.accessor('ids', {

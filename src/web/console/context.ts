@@ -24,14 +24,14 @@ export function useConsole(): ConsoleContextValue {
 export interface JobStats {
   status: string;
   target: number | null;
-  sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; notJudged: number };
+  sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; excluded: number; notJudged: number };
   playlists: Array<{ id: number; position: number; started: number; running: number; completed: number; accepted: number; rejected: number }>;
   completions: Array<{ hour: string; completed: number }>;
   medianSessionMinutes: number | null;
   dropOut: Array<{ phase: string; sessions: number }>;
   timing: { passed: number; failed: number };
-  rules: Array<{ rule: string; passed: number; failed: number }>;
-  rejections: Array<{ sessionId: number; completedAt: string | null; reasons: string[] }>;
+  rules: Array<{ rule: string; kind: 'payment' | 'analysis'; passed: number; failed: number }>;
+  rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: Array<{ rule: string; detail: string }> }>;
 }
 
 export interface JobSummary {
