@@ -57,6 +57,12 @@ export interface MldsResult {
   observers: number;
   iterations: number;
   converged: boolean;
+  /** Some fitted probability is numerically 0 or 1 (R glm.fit warns so): the responses are (quasi-)separated. */
+  separated: boolean;
+  /** Levels whose ψ the data do not identify: SE above NOT_IDENTIFIED_SE (σ units) once separated. */
+  notIdentified: number[];
+  /** Akaike's criterion, −2·logLik + 2·(levels − 1). */
+  aic: number;
   reordered: number;
   resamples: number;
   /** Resamples whose fit failed to converge (kept, as boot.mlds keeps them). */
@@ -131,6 +137,9 @@ export function mldsDesign(trials: MldsTrials): SparseDesign {
   return { rows, columns: trials.levels.length - 1, start, column: column.toArray(), value: value.toArray() };
 }
 
+/** An SE above 100 σ means the estimate is not bounded by the data (separated fits give ~1e7). */
+export const NOT_IDENTIFIED_SE = 100;
+
 export function fitMlds(
   trials: MldsTrials,
   resamples: number,
@@ -173,10 +182,13 @@ export function fitMlds(
     kind: trials.kind,
     scale,
     logLik: fit.logLik,
+    aic: -2 * fit.logLik + 2 * p,
     trials: trials.response.length,
     observers: trials.observers,
     iterations: fit.iterations,
     converged: fit.converged,
+    separated: fit.separated,
+    notIdentified: fit.separated ? scale.filter((s) => !(s.se <= NOT_IDENTIFIED_SE)).map((s) => s.level) : [],
     reordered: trials.reordered,
     resamples,
     nonConvergedResamples: nonConverged,
