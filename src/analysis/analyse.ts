@@ -3,13 +3,14 @@ import { readFileSync } from 'node:fs';
 import { analyseBubble } from './bubble/bubble.js';
 import { collectMldsTrials, fitMlds } from './mlds/mlds.js';
 import { analysePaired } from './paired/paired.js';
-import { collectPairedData } from './paired/paired-data.js';
+import { collectPairedScenes } from './paired/paired-data.js';
 import { analysePiiface } from './piiface/piiface.js';
 import { createRandom } from './random.js';
 import { analyseRating } from './rating/rating.js';
 import type { QualityControlSummary, Report, ReportHeader, ResolvedOptions } from './report-types.js';
 import { analyseTiming, DEFAULT_TIMING_RULE, TimingAccumulator, type TimingResult } from './timing/timing.js';
 import type { AnalysisInput, AnalysisOptions, MediaImage } from './types.js';
+import { mldsWarnings, pairedWarnings } from './warnings.js';
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_RESAMPLES = 1000;
@@ -100,7 +101,7 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
   const source = input.timing;
   const streamed = source && !(source instanceof TimingAccumulator) ? await analyseTiming(source, resolved.timingRule) : null;
   // An accumulator is complete once the votes are read, i.e. when the header is made (after the family's analysis).
-  const header = (methods: string[], notes: string[], votes: ReportHeader['votes']): ReportHeader => {
+  const header = (methods: string[], notes: string[], votes: ReportHeader['votes'], warnings: string[] = []): ReportHeader => {
     const timing: TimingResult | null = source instanceof TimingAccumulator ? source.result() : streamed;
     return {
       tool: { name: 'Glimpse', version: toolVersion() },
@@ -110,6 +111,7 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
       source: input.source ?? null,
       options: resolved,
       votes,
+      warnings,
       methods: timing ? [...methods, `Timing: a trial is flagged when a timed step was not shown exactly its requested frames${resolved.timingRule.exactFrames ? '' : ' (rule off)'} or had more than ${resolved.timingRule.maxDroppedFrames} dropped frames.`] : methods,
       notes: [...notes, ...(timing && timing.flaggedTrials > 0 ? [`${timing.flaggedTrials} of ${timing.trials} trials had timing problems.`] : []), ...qualityNotes(input.quality)],
       timing,
@@ -120,20 +122,28 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
 
   switch (input.family) {
     case 'rating': {
-      const { notes, counts, ...result } = await analyseRating(input.votes, resolved);
-      return { ...header(METHODS.rating, notes, { ...counts, observers: result.observers.length }), family: 'rating', ...result };
+      const { notes, warnings, counts, ...result } = await analyseRating(input.votes, resolved);
+      return { ...header(METHODS.rating, notes, { ...counts, observers: result.observers.length }, warnings), family: 'rating', ...result };
     }
     case 'paired': {
-      const data = await collectPairedData(input.votes, resolved.excludeFlagged);
-      const result = analysePaired(data, {
-        prior: 'pwcmp',
-        anchor: resolved.anchor,
-        resamples: resolved.resamples,
-        random,
-        outliers: resolved.pairedOutliers,
-        onProgress: options.onProgress,
+      const { pooled: data, scenes } = await collectPairedScenes(input.votes, resolved.excludeFlagged);
+      const settings = { prior: 'pwcmp' as const, anchor: resolved.anchor, resamples: resolved.resamples, random, outliers: resolved.pairedOutliers };
+      const result = analysePaired(data, { ...settings, onProgress: options.onProgress });
+      const warnings = pairedWarnings(result, data.observers.length);
+      // pwcmp scales and screens each scene on its own: an observer odd in one scene may look ordinary pooled.
+      const perScene = scenes.map(({ scene, data: sceneData }) => {
+        const onProgress = options.onProgress && ((e: { task: string; done: number; total: number }) => options.onProgress!({ ...e, task: `${e.task} (scene ${scene})` }));
+        const anchor = resolved.anchor !== null && sceneData.stimuli.includes(resolved.anchor) ? resolved.anchor : null;
+        const sceneResult = { scene, ...analysePaired(sceneData, { ...settings, anchor, onProgress }) };
+        warnings.push(...pairedWarnings(sceneResult, sceneData.observers.length, `scene ${scene}`));
+        return sceneResult;
       });
-      return { ...header(METHODS.paired, pairedNotes(result), { ...data.counts, observers: data.observers.length }), family: 'paired', ...result };
+      return {
+        ...header(METHODS.paired, [...pairedNotes(result), ...sceneNotes(perScene)], { ...data.counts, observers: data.observers.length }, warnings),
+        family: 'paired',
+        ...result,
+        scenes: perScene,
+      };
     }
     case 'mlds':
     case 'triplet': {
@@ -141,9 +151,8 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
       const result = fitMlds(trials, resolved.resamples, random, options.onProgress);
       const notes: string[] = [];
       if (result.reordered > 0) notes.push(`${result.reordered} trials were written high → low and were put in order (${input.family === 'mlds' ? 'within each pair' : 'triad reversed, response flipped'}).`);
-      if (!result.converged) notes.push('The GLM did not converge; the last iterate is reported.');
       if (result.nonConvergedResamples > 0) notes.push(`${result.nonConvergedResamples} bootstrap resamples did not converge (kept, as boot.mlds keeps them).`);
-      return { ...header(METHODS.mlds, notes, { ...trials.counts, observers: trials.observers }), family: input.family, ...result };
+      return { ...header(METHODS.mlds, notes, { ...trials.counts, observers: trials.observers }, mldsWarnings(result)), family: input.family, ...result };
     }
     case 'bubble': {
       const { counts, ...result } = await analyseBubble(input.votes, { excludeFlagged: resolved.excludeFlagged, sigma: resolved.bubbleSigma, cell: resolved.bubbleCell });
@@ -168,6 +177,16 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
   }
 }
 
+function sceneNotes(scenes: Array<{ scene: string } & ReturnType<typeof analysePaired>>): string[] {
+  if (scenes.length === 0) return [];
+  const notes = [`Votes name ${scenes.length} scenes: each scene is also scaled, bootstrapped and screened for outliers on its own (scenes.csv, scene-observers.csv); the pooled scale above ignores the scene.`];
+  for (const s of scenes) {
+    const outliers = s.observers.filter((o) => o.outlier);
+    if (outliers.length > 0) notes.push(`Scene ${s.scene}: possible outliers (dist_L > 1.5): ${outliers.map((o) => o.observer).join(', ')}.`);
+  }
+  return notes;
+}
+
 function pairedNotes(result: ReturnType<typeof analysePaired>): string[] {
   const notes: string[] = [];
   if (result.components > 1) {
@@ -178,7 +197,6 @@ function pairedNotes(result: ReturnType<typeof analysePaired>): string[] {
   if (result.bridgedResamples > 0) notes.push(`${result.bridgedResamples} of ${result.resamples} bootstrap resamples had a disconnected graph and were bridged the same way.`);
   if (result.btPenalized) notes.push('Bradley–Terry: the MLE does not exist (some stimulus never won or never lost within its part of the graph); the penalised fit (α = 0.01) is reported.');
   if (result.penalizedResamples > 0) notes.push(`Bradley–Terry: ${result.penalizedResamples} bootstrap resamples needed the penalty.`);
-  if (!result.converged) notes.push('A scale fit did not converge; the last iterate is reported.');
   const outliers = result.observers.filter((o) => o.outlier);
   if (outliers.length > 0) notes.push(`Possible outliers (dist_L > 1.5): ${outliers.map((o) => o.observer).join(', ')}. They are kept; rerun without them to exclude them.`);
   return notes;

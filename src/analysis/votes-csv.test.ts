@@ -40,7 +40,9 @@ describe('votes CSV', () => {
   });
 
   it('reads paired, quadruple, triad, piiface and bubble rows', async () => {
-    expect((await read(file('p.csv', 'observer,a,b,winner\no,x,y,y\n'), 'pair_comparison')).votes).toEqual([{ observer: 'o', a: 'x', b: 'y', winner: 'y', flagged: false }]);
+    expect((await read(file('p.csv', 'observer,a,b,winner\no,x,y,y\n'), 'pair_comparison')).votes).toEqual([{ observer: 'o', a: 'x', b: 'y', winner: 'y', scene: null, flagged: false }]);
+    expect((await read(file('ps.csv', 'observer,scene,a,b,winner\no,s1,x,y,y\n'), 'pair_comparison')).votes[0]).toMatchObject({ scene: 's1' });
+    expect((await read(file('pc.csv', 'observer,content,a,b,winner\no,c1,x,y,y\n'), 'pair_comparison')).votes[0]).toMatchObject({ scene: 'c1' });
     expect((await read(file('q.csv', 'observer,s1,s2,s3,s4,response\no,1,2,3,4.5,1\n'), 'maximum_likelihood_difference_scaling')).votes).toEqual([
       { observer: 'o', s1: 1, s2: 2, s3: 3, s4: 4.5, response: 1, flagged: false },
     ]);

@@ -26,7 +26,7 @@ export const KNOWN_PROTOCOLS: readonly string[] = PROTOCOL_NAMES;
 /** Required columns per family, then optional ones; `answer` is the column whose empty cell means "no answer". */
 const COLUMNS: Record<AnalysisFamily, { required: string[]; optional: string[]; answer: string }> = {
   rating: { required: ['observer', 'stimulus', 'score'], optional: ['condition', 'content', 'is_reference', 'flagged'], answer: 'score' },
-  paired: { required: ['observer', 'a', 'b', 'winner'], optional: ['flagged'], answer: 'winner' },
+  paired: { required: ['observer', 'a', 'b', 'winner'], optional: ['scene', 'content', 'flagged'], answer: 'winner' },
   mlds: { required: ['observer', 's1', 's2', 's3', 's4', 'response'], optional: ['flagged'], answer: 'response' },
   triplet: { required: ['observer', 's1', 's2', 's3', 'response'], optional: ['flagged'], answer: 'response' },
   bubble: {
@@ -191,7 +191,7 @@ const PARSERS: Record<AnalysisFamily, (cell: Cell, row: number) => unknown> = {
     const winner = cell('winner');
     if (winner !== a && winner !== b) throw new CsvError(`row ${row}: winner "${winner}" is neither a ("${a}") nor b ("${b}")`);
     if (a === b) throw new CsvError(`row ${row}: a and b are the same stimulus "${a}"`);
-    return { observer: cell('observer'), a, b, winner, flagged: flag(cell, 'flagged', row) };
+    return { observer: cell('observer'), a, b, winner, scene: cell('scene') || cell('content') || null, flagged: flag(cell, 'flagged', row) };
   },
   mlds: (cell, row): QuadrupleVote => ({
     observer: cell('observer'),

@@ -39,6 +39,8 @@ export interface MldsScaleRow {
   value: number;
   /** ψ / ψ(highest level): MLDS's "standard scale" (σ becomes 1/ψmax). */
   normalized: number;
+  /** 2.5 % and 97.5 % quantiles of ψ/ψmax over the bootstrap resamples (null without resamples). */
+  normalizedCi95: Interval | null;
   /** Standard error from the GLM's information matrix (summary.glm). */
   se: number;
   /** Parametric bootstrap SD (null without resamples). */
@@ -165,13 +167,14 @@ export function fitMlds(
   const top = fit.coefficients[p - 1];
   const scale: MldsScaleRow[] = trials.levels.map((level, i) => {
     const boot = resamples > 1;
-    if (i === 0) return { level, value: 0, normalized: 0, se: 0, bootstrapSd: boot ? 0 : null, ci95: boot ? [0, 0] : null, ci95Percentile: boot ? [0, 0] : null };
+    if (i === 0) return { level, value: 0, normalized: 0, normalizedCi95: boot ? [0, 0] : null, se: 0, bootstrapSd: boot ? 0 : null, ci95: boot ? [0, 0] : null, ci95Percentile: boot ? [0, 0] : null };
     const value = fit.coefficients[i - 1];
     const bootstrapSd = boot ? sd(samples[i - 1], 1) : null;
     return {
       level,
       value,
       normalized: value / top,
+      normalizedCi95: boot ? percentileInterval(samples[i - 1].map((v, b) => v / samples[p - 1][b]), 'type7') : null,
       se: Math.sqrt(fit.covariance.get(i - 1, i - 1)),
       bootstrapSd,
       ci95: bootstrapSd === null ? null : [value - Z975 * bootstrapSd, value + Z975 * bootstrapSd],
