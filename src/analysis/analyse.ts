@@ -64,16 +64,21 @@ const METHODS = {
     'DMOS (ACR-HR, ITU-T P.910): MOS(PVS) − MOS(hidden reference of the same content) + 5 (sureal DmosModel); dmosClipped = min(DMOS, 5) (P.910 crowd toolkit).',
     'Screening, each method alone on all observers: ITU-R BT.500-14 Annex 1 §2.3.1 (β2 kurtosis, 2σ or √20σ band, P/Q counts; sureal SR_MOS); ITU-T P.913 bias removal then the same (sureal BR_SR_MOS); P.910 crowd rules: Pearson and Spearman r with the MOS ≤ min(0.7, mean(r) − SD(r)) (sureal SR_MOS_PCC/SRCC) or rating variance < 0.15 (straight-lining).',
     'ITU-T P.910 (2023) Annex E / P.913 §12.6 subject model by alternating projection (sureal MLE_CO_AP2): quality ± 1.95996·SE, bias ± 1.95996·SE, inconsistency with a χ² interval.',
+    'With the P.913 screening applied, the MOS is of the bias-removed votes (vote − observer bias δ; sureal BR_SR_MOS).',
+    'Pairwise significance between conditions (or stimuli): Welch’s two-sample t-test, two-sided, Holm-corrected over all pairs (adjusted p < 0.05).',
   ],
   paired: [
     'Thurstone Case V maximum likelihood in JOD (σ = 1.4826: 1 JOD = 75 % preference), with pwcmp’s distance prior and its bridging of disconnected comparison graphs (pwcmp pw_scale); mean 0 (pwcmp mean0) or the anchor at 0 (fix0).',
     'Bradley–Terry maximum likelihood, P(i beats j) = 1/(1 + e^−(θi − θj)), same gauge; an L2 penalty (α = 0.01) only when the MLE does not exist (Ford’s condition fails), and then said so.',
     '95 % CIs: bootstrap resampling observers with replacement (pwcmp pw_scale_bootstrp), percentile intervals (MATLAB prctile rule).',
     'Outliers: pwcmp pw_outlier_analysis — each observer’s log10 likelihood per compared pair under the scale fitted without them; flagged when dist_L = (Q1 − L)/IQR > 1.5.',
+    'Scenes (when the votes name them): each scene scaled, bootstrapped and screened on its own, as pwcmp; the pooled scale ignores the scene.',
+    'Identification: within each connected part, groups of stimuli that no vote orders against (strongly connected components of the “beats” graph) are reported; the distances between them are not identified by the data.',
   ],
   mlds: [
     'MLDS (Knoblauch & Maloney 2008, R package MLDS, method "glm"): probit GLM without intercept, design +1 s1, −1 s2, −1 s3, +1 s4 (quadruples) or +1, −2, +1 (triads), lowest level fixed at 0, σ = 1, fitted by IRLS.',
-    'CIs: parametric bootstrap as boot.mlds (responses redrawn from the fitted probabilities); ci95 = ψ ± 1.96·bootstrap SD, percentile interval also given.',
+    'CIs: parametric bootstrap as boot.mlds (responses redrawn from the fitted probabilities); ci95 = ψ ± 1.96·bootstrap SD, percentile interval also given; the 0–1 scale ψ/ψmax with its percentile interval.',
+    'Converged when the deviance changes by < 1e-14 relatively (glm.fit) and every ψ moved by < 1e-12; separation (fitted probabilities numerically 0 or 1) is reported with the levels whose SE > 100. AIC = −2 logLik + 2 (levels − 1).',
   ],
   bubble: [
     'Dwell heatmaps: each mouse sample weighs the time until the next; the last until the end of the recording when known, else the recording’s median interval.',
