@@ -139,6 +139,7 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
       const perScene = scenes.map(({ scene, data: sceneData }) => {
         const onProgress = options.onProgress && ((e: { task: string; done: number; total: number }) => options.onProgress!({ ...e, task: `${e.task} (scene ${scene})` }));
         const anchor = resolved.anchor !== null && sceneData.stimuli.includes(resolved.anchor) ? resolved.anchor : null;
+        if (resolved.anchor !== null && anchor === null) warnings.push(`The anchor ${resolved.anchor} is not compared in scene ${scene}: that scene's scale has mean 0 instead.`);
         const sceneResult = { scene, ...analysePaired(sceneData, { ...settings, anchor, onProgress }) };
         warnings.push(...pairedWarnings(sceneResult, sceneData.observers.length, `scene ${scene}`));
         return sceneResult;

@@ -206,13 +206,14 @@ export function specForDmos(rows: { stimulus: string; dmos: number; ci95: Interv
 /** MOS of each condition, one line per content: how a condition fares across contents. */
 export function specForConditionAcrossContents(cells: { content: string; condition: string | null; mos: number }[]): TopLevelSpec {
   const values = cells.filter((c) => c.condition !== null).map((c) => ({ content: c.content, condition: c.condition, mos: c.mos }));
-  const x = { field: 'condition', type: 'nominal' as const, title: 'Condition', axis: { labelAngle: -30 } };
+  // Conditions in order of their mean MOS over the contents, so that each content's line reads left to right.
+  const x = { field: 'condition', type: 'nominal' as const, title: 'Condition', axis: { labelAngle: -30 }, sort: { field: 'mos', op: 'mean' as const, order: 'ascending' as const } };
   const y = { field: 'mos', type: 'quantitative' as const, title: 'MOS', scale: { zero: false } };
   const color = { field: 'content', type: 'nominal' as const, title: 'Content' };
   return {
     $schema: SCHEMA,
     title: 'MOS per condition across contents',
-    width: WIDTH,
+    width: Math.max(WIDTH, 14 * new Set(values.map((v) => v.condition)).size),
     height: 320,
     data: { values },
     layer: [

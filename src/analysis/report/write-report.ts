@@ -52,7 +52,10 @@ function ratingCharts(report: Extract<Report, { family: 'rating' }>): Chart[] {
   const charts: Chart[] = [{ title: 'MOS per stimulus with 95 % CI, sorted.', spec: specForMos(report.stimuli) }];
   if (report.conditions.length > 0) charts.push({ title: 'MOS per condition with 95 % CI.', spec: specForConditionMos(report.conditions) });
   const contents = [...new Set(report.stimuli.map((s) => s.content).filter((c): c is string => c !== null))];
-  if (contents.length > 0 && report.contents.some((c) => c.condition !== null)) {
+  // Worth a chart only when some condition was applied to several contents.
+  const contentsPerCondition = new Map<string, number>();
+  for (const c of report.contents) if (c.condition !== null) contentsPerCondition.set(c.condition, (contentsPerCondition.get(c.condition) ?? 0) + 1);
+  if ([...contentsPerCondition.values()].some((n) => n > 1)) {
     charts.push({ title: 'MOS per condition across contents: one line per content.', spec: specForConditionAcrossContents(report.contents) });
   }
   for (const content of contents.slice(0, MAX_CONTENT_CHARTS)) {
