@@ -3,13 +3,14 @@ import { readFileSync } from 'node:fs';
 import { analyseBubble } from './bubble/bubble.js';
 import { collectMldsTrials, fitMlds } from './mlds/mlds.js';
 import { analysePaired } from './paired/paired.js';
-import { collectPairedData } from './paired/paired-data.js';
+import { collectPairedScenes } from './paired/paired-data.js';
 import { analysePiiface } from './piiface/piiface.js';
 import { createRandom } from './random.js';
 import { analyseRating } from './rating/rating.js';
 import type { QualityControlSummary, Report, ReportHeader, ResolvedOptions, UnavailableReport } from './report-types.js';
 import { analyseTiming, DEFAULT_TIMING_RULE, TimingAccumulator, type TimingResult } from './timing/timing.js';
 import type { AnalysisInput, AnalysisOptions, MediaImage } from './types.js';
+import { mldsWarnings, pairedWarnings } from './warnings.js';
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_RESAMPLES = 1000;
@@ -63,16 +64,21 @@ const METHODS = {
     'DMOS (ACR-HR, ITU-T P.910): MOS(PVS) − MOS(hidden reference of the same content) + 5 (sureal DmosModel); dmosClipped = min(DMOS, 5) (P.910 crowd toolkit).',
     'Screening, each method alone on all observers: ITU-R BT.500-14 Annex 1 §2.3.1 (β2 kurtosis, 2σ or √20σ band, P/Q counts; sureal SR_MOS); ITU-T P.913 bias removal then the same (sureal BR_SR_MOS); P.910 crowd rules: Pearson and Spearman r with the MOS ≤ min(0.7, mean(r) − SD(r)) (sureal SR_MOS_PCC/SRCC) or rating variance < 0.15 (straight-lining).',
     'ITU-T P.910 (2023) Annex E / P.913 §12.6 subject model by alternating projection (sureal MLE_CO_AP2): quality ± 1.95996·SE, bias ± 1.95996·SE, inconsistency with a χ² interval.',
+    'With the P.913 screening applied, the MOS is of the bias-removed votes (vote − observer bias δ; sureal BR_SR_MOS).',
+    'Pairwise significance between conditions (or stimuli): Welch’s two-sample t-test, two-sided, Holm-corrected over all pairs (adjusted p < 0.05).',
   ],
   paired: [
     'Thurstone Case V maximum likelihood in JOD (σ = 1.4826: 1 JOD = 75 % preference), with pwcmp’s distance prior and its bridging of disconnected comparison graphs (pwcmp pw_scale); mean 0 (pwcmp mean0) or the anchor at 0 (fix0).',
     'Bradley–Terry maximum likelihood, P(i beats j) = 1/(1 + e^−(θi − θj)), same gauge; an L2 penalty (α = 0.01) only when the MLE does not exist (Ford’s condition fails), and then said so.',
     '95 % CIs: bootstrap resampling observers with replacement (pwcmp pw_scale_bootstrp), percentile intervals (MATLAB prctile rule).',
     'Outliers: pwcmp pw_outlier_analysis — each observer’s log10 likelihood per compared pair under the scale fitted without them; flagged when dist_L = (Q1 − L)/IQR > 1.5.',
+    'Scenes (when the votes name them): each scene scaled, bootstrapped and screened on its own, as pwcmp; the pooled scale ignores the scene.',
+    'Identification: within each connected part, groups of stimuli that no vote orders against (strongly connected components of the “beats” graph) are reported; the distances between them are not identified by the data.',
   ],
   mlds: [
     'MLDS (Knoblauch & Maloney 2008, R package MLDS, method "glm"): probit GLM without intercept, design +1 s1, −1 s2, −1 s3, +1 s4 (quadruples) or +1, −2, +1 (triads), lowest level fixed at 0, σ = 1, fitted by IRLS.',
-    'CIs: parametric bootstrap as boot.mlds (responses redrawn from the fitted probabilities); ci95 = ψ ± 1.96·bootstrap SD, percentile interval also given.',
+    'CIs: parametric bootstrap as boot.mlds (responses redrawn from the fitted probabilities); ci95 = ψ ± 1.96·bootstrap SD, percentile interval also given; the 0–1 scale ψ/ψmax with its percentile interval.',
+    'Converged when the deviance changes by < 1e-14 relatively (glm.fit) and every ψ moved by < 1e-12; separation (fitted probabilities numerically 0 or 1) is reported with the levels whose SE > 100. AIC = −2 logLik + 2 (levels − 1).',
   ],
   bubble: [
     'Dwell heatmaps: each mouse sample weighs the time until the next; the last until the end of the recording when known, else the recording’s median interval.',
@@ -102,7 +108,7 @@ function qualityNotes(quality: QualityControlSummary | undefined | null): string
 }
 
 /** The report's header: what was run on which votes, with the notes that depend on the data. */
-function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: ResolvedOptions, timing: TimingResult | null, methods: string[], notes: string[], votes: ReportHeader['votes']): ReportHeader {
+function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: ResolvedOptions, timing: TimingResult | null, methods: string[], notes: string[], votes: ReportHeader['votes'], warnings: string[] = []): ReportHeader {
   return {
     tool: { name: 'Glimpse', version: toolVersion() },
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),
@@ -111,6 +117,7 @@ function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: 
     source: input.source ?? null,
     options: resolved,
     votes,
+    warnings,
     methods: timing ? [...methods, `Timing: a trial is flagged when a timed step was not shown exactly its requested frames${resolved.timingRule.exactFrames ? '' : ' (rule off)'} or had more than ${resolved.timingRule.maxDroppedFrames} dropped frames.`] : methods,
     notes: [...notes, ...(timing && timing.flaggedTrials > 0 ? [`${timing.flaggedTrials} of ${timing.trials} trials had timing problems.`] : []), ...qualityNotes(input.quality)],
     timing,
@@ -141,26 +148,35 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
   const source = input.timing;
   const streamed = source && !(source instanceof TimingAccumulator) ? await analyseTiming(source, resolved.timingRule) : null;
   // An accumulator is complete once the votes are read, i.e. when the header is made (after the family's analysis).
-  const header = (methods: string[], notes: string[], votes: ReportHeader['votes']): ReportHeader =>
-    reportHeader(input, options, resolved, source instanceof TimingAccumulator ? source.result() : streamed, methods, notes, votes);
+  const header = (methods: string[], notes: string[], votes: ReportHeader['votes'], warnings: string[] = []): ReportHeader =>
+    reportHeader(input, options, resolved, source instanceof TimingAccumulator ? source.result() : streamed, methods, notes, votes, warnings);
   const random = createRandom(resolved.seed);
 
   switch (input.family) {
     case 'rating': {
-      const { notes, counts, ...result } = await analyseRating(input.votes, resolved);
-      return { ...header(METHODS.rating, notes, { ...counts, observers: result.observers.length }), family: 'rating', ...result };
+      const { notes, warnings, counts, ...result } = await analyseRating(input.votes, resolved);
+      return { ...header(METHODS.rating, notes, { ...counts, observers: result.observers.length }, warnings), family: 'rating', ...result };
     }
     case 'paired': {
-      const data = await collectPairedData(input.votes, resolved.excludeFlagged);
-      const result = analysePaired(data, {
-        prior: 'pwcmp',
-        anchor: resolved.anchor,
-        resamples: resolved.resamples,
-        random,
-        outliers: resolved.pairedOutliers,
-        onProgress: options.onProgress,
+      const { pooled: data, scenes } = await collectPairedScenes(input.votes, resolved.excludeFlagged);
+      const settings = { prior: 'pwcmp' as const, anchor: resolved.anchor, resamples: resolved.resamples, random, outliers: resolved.pairedOutliers };
+      const result = analysePaired(data, { ...settings, onProgress: options.onProgress });
+      const warnings = pairedWarnings(result, data.observers.length);
+      // pwcmp scales and screens each scene on its own: an observer odd in one scene may look ordinary pooled.
+      const perScene = scenes.map(({ scene, data: sceneData }) => {
+        const onProgress = options.onProgress && ((e: { task: string; done: number; total: number }) => options.onProgress!({ ...e, task: `${e.task} (scene ${scene})` }));
+        const anchor = resolved.anchor !== null && sceneData.stimuli.includes(resolved.anchor) ? resolved.anchor : null;
+        if (resolved.anchor !== null && anchor === null) warnings.push(`The anchor ${resolved.anchor} is not compared in scene ${scene}: that scene's scale has mean 0 instead.`);
+        const sceneResult = { scene, ...analysePaired(sceneData, { ...settings, anchor, onProgress }) };
+        warnings.push(...pairedWarnings(sceneResult, sceneData.observers.length, `scene ${scene}`));
+        return sceneResult;
       });
-      return { ...header(METHODS.paired, pairedNotes(result), { ...data.counts, observers: data.observers.length }), family: 'paired', ...result };
+      return {
+        ...header(METHODS.paired, [...pairedNotes(result), ...sceneNotes(perScene)], { ...data.counts, observers: data.observers.length }, warnings),
+        family: 'paired',
+        ...result,
+        scenes: perScene,
+      };
     }
     case 'mlds':
     case 'triplet': {
@@ -168,9 +184,8 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
       const result = fitMlds(trials, resolved.resamples, random, options.onProgress);
       const notes: string[] = [];
       if (result.reordered > 0) notes.push(`${result.reordered} trials were written high → low and were put in order (${input.family === 'mlds' ? 'within each pair' : 'triad reversed, response flipped'}).`);
-      if (!result.converged) notes.push('The GLM did not converge; the last iterate is reported.');
       if (result.nonConvergedResamples > 0) notes.push(`${result.nonConvergedResamples} bootstrap resamples did not converge (kept, as boot.mlds keeps them).`);
-      return { ...header(METHODS.mlds, notes, { ...trials.counts, observers: trials.observers }), family: input.family, ...result };
+      return { ...header(METHODS.mlds, notes, { ...trials.counts, observers: trials.observers }, mldsWarnings(result)), family: input.family, ...result };
     }
     case 'bubble': {
       const { counts, ...result } = await analyseBubble(input.votes, { excludeFlagged: resolved.excludeFlagged, sigma: resolved.bubbleSigma, cell: resolved.bubbleCell });
@@ -195,6 +210,16 @@ export async function analyse(input: AnalysisInput, options: AnalysisOptions = {
   }
 }
 
+function sceneNotes(scenes: Array<{ scene: string } & ReturnType<typeof analysePaired>>): string[] {
+  if (scenes.length === 0) return [];
+  const notes = [`Votes name ${scenes.length} scenes: each scene is also scaled, bootstrapped and screened for outliers on its own (scenes.csv, scene-observers.csv); the pooled scale above ignores the scene.`];
+  for (const s of scenes) {
+    const outliers = s.observers.filter((o) => o.outlier);
+    if (outliers.length > 0) notes.push(`Scene ${s.scene}: possible outliers (dist_L > 1.5): ${outliers.map((o) => o.observer).join(', ')}.`);
+  }
+  return notes;
+}
+
 function pairedNotes(result: ReturnType<typeof analysePaired>): string[] {
   const notes: string[] = [];
   if (result.components > 1) {
@@ -205,7 +230,6 @@ function pairedNotes(result: ReturnType<typeof analysePaired>): string[] {
   if (result.bridgedResamples > 0) notes.push(`${result.bridgedResamples} of ${result.resamples} bootstrap resamples had a disconnected graph and were bridged the same way.`);
   if (result.btPenalized) notes.push('Bradley–Terry: the MLE does not exist (some stimulus never won or never lost within its part of the graph); the penalised fit (α = 0.01) is reported.');
   if (result.penalizedResamples > 0) notes.push(`Bradley–Terry: ${result.penalizedResamples} bootstrap resamples needed the penalty.`);
-  if (!result.converged) notes.push('A scale fit did not converge; the last iterate is reported.');
   const outliers = result.observers.filter((o) => o.outlier);
   if (outliers.length > 0) notes.push(`Possible outliers (dist_L > 1.5): ${outliers.map((o) => o.observer).join(', ')}. They are kept; rerun without them to exclude them.`);
   return notes;

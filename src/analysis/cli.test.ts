@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -58,5 +58,18 @@ describe('report --votes', () => {
     const result = await run(args as string[]);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(message);
+  });
+
+  it.each([
+    ['observer,stimulus,score\no1,a,4\no1,b,4,5\n', 'row 3: 4 fields where the header has 3'],
+    ['observer,stimulus,score\no1,a,4\no1,b,12\n', 'row 3: score "12" is not on the absolute_category_rating scale (1, 2, 3, 4, 5)'],
+  ])('refuses a bad votes row (%j): exit 1, the row number, no report written', async (text, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'glimpse-cli-'));
+    const votes = join(dir, 'votes.csv');
+    writeFileSync(votes, text);
+    const result = await run(['--votes', votes, '--protocol', 'absolute_category_rating', '--out', join(dir, 'out')]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`${votes}: ${message}`);
+    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
   });
 });

@@ -67,6 +67,8 @@ export interface ReportHeader {
   options: ResolvedOptions;
   /** Votes read, flagged, excluded (flagged, with excludeFlagged) and skipped (unusable), and observers. */
   votes: VoteCounts & { observers: number };
+  /** What the data cannot support (one stimulus or observer, separated or disconnected data…), shown first. */
+  warnings: string[];
   /** Methods and standards, in one line each, as printed in the report. */
   methods: string[];
   /** Warnings and choices that depend on the data (bridged graphs, rejections, non-convergence…). */
@@ -82,8 +84,9 @@ export interface ReportHeader {
  */
 export type UnavailableReport = ReportHeader & { unavailable: MissingSection[] };
 
-export type RatingReport = ReportHeader & { family: 'rating' } & Omit<RatingResult, 'notes' | 'counts'>;
-export type PairedReport = ReportHeader & { family: 'paired' } & PairedResult;
+export type RatingReport = ReportHeader & { family: 'rating' } & Omit<RatingResult, 'notes' | 'warnings' | 'counts'>;
+/** `scenes`: each scene's own analysis when the votes name scenes (empty otherwise). */
+export type PairedReport = ReportHeader & { family: 'paired' } & PairedResult & { scenes: Array<{ scene: string } & PairedResult> };
 export type MldsReport = ReportHeader & { family: 'mlds' | 'triplet' } & MldsResult;
 /** `images` (data URLs per `stimulus/media`) are drawn under the heatmaps and left out of report.json. */
 export type BubbleReport = ReportHeader & { family: 'bubble' } & Omit<BubbleResult, 'counts'> & { images?: Record<string, string> };

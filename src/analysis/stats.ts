@@ -48,19 +48,26 @@ export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
   return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
 }
 
-/** Ranks 1..n, ties given their average rank (scipy's rankdata 'average'). */
+/**
+ * Ranks 1..n, ties given their average rank (scipy's rankdata 'average'). Values within a relative 1e-12 of each
+ * other are ties: means of the same votes summed in another order differ in the last bits (0.1 + 0.2 ≠ 0.3), and
+ * those ties must not be broken by summation order. Rating means are multiples of 1/n far above that resolution.
+ */
 export function averageRanks(values: ArrayLike<number>): Float64Array {
   const order = Array.from({ length: values.length }, (_, i) => i).sort((a, b) => values[a] - values[b]);
   const ranks = new Float64Array(values.length);
+  const tied = (a: number, b: number) => Math.abs(a - b) <= TIE_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
   for (let i = 0; i < order.length; ) {
     let j = i;
-    while (j + 1 < order.length && values[order[j + 1]] === values[order[i]]) j++;
+    while (j + 1 < order.length && tied(values[order[j + 1]], values[order[i]])) j++;
     const rank = (i + j) / 2 + 1;
     for (let k = i; k <= j; k++) ranks[order[k]] = rank;
     i = j + 1;
   }
   return ranks;
 }
+
+const TIE_TOLERANCE = 1e-12;
 
 /** Spearman's ρ: Pearson's r of the average ranks (scipy's spearmanr). */
 export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number {

@@ -31,6 +31,8 @@ export interface PairedVote extends VoteCommon {
   a: string;
   b: string;
   winner: string;
+  /** Scene (content) of the pair: each scene is also scaled and screened on its own (pwcmp's `scene`). */
+  scene?: string | null;
 }
 
 /** MLDS quadruple: response 1 when the pair (s3, s4) looked more different than (s1, s2), else 0. */

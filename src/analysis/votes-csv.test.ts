@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CsvError } from './csv.js';
-import { familyOfProtocol, readVotesCsv } from './votes-csv.js';
+import { familyOfProtocol, ratingScaleOf, readVotesCsv } from './votes-csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'glimpse-votes-'));
 function file(name: string, text: string): string {
@@ -40,7 +40,9 @@ describe('votes CSV', () => {
   });
 
   it('reads paired, quadruple, triad, piiface and bubble rows', async () => {
-    expect((await read(file('p.csv', 'observer,a,b,winner\no,x,y,y\n'), 'pair_comparison')).votes).toEqual([{ observer: 'o', a: 'x', b: 'y', winner: 'y', flagged: false }]);
+    expect((await read(file('p.csv', 'observer,a,b,winner\no,x,y,y\n'), 'pair_comparison')).votes).toEqual([{ observer: 'o', a: 'x', b: 'y', winner: 'y', scene: null, flagged: false }]);
+    expect((await read(file('ps.csv', 'observer,scene,a,b,winner\no,s1,x,y,y\n'), 'pair_comparison')).votes[0]).toMatchObject({ scene: 's1' });
+    expect((await read(file('pc.csv', 'observer,content,a,b,winner\no,c1,x,y,y\n'), 'pair_comparison')).votes[0]).toMatchObject({ scene: 'c1' });
     expect((await read(file('q.csv', 'observer,s1,s2,s3,s4,response\no,1,2,3,4.5,1\n'), 'maximum_likelihood_difference_scaling')).votes).toEqual([
       { observer: 'o', s1: 1, s2: 2, s3: 3, s4: 4.5, response: 1, flagged: false },
     ]);
@@ -58,5 +60,30 @@ describe('votes CSV', () => {
     await expect(read(file('e3.csv', 'observer,stimulus,score\no,s,good\n'), 'absolute_category_rating')).rejects.toThrow(/score "good" is not a number/);
     await expect(readVotesCsv(file('e4.csv', 'observer,stimulus\n'), 'absolute_category_rating')).rejects.toThrow(/missing column score/);
     await expect(readVotesCsv(file('e5.csv', 'observer\n'), 'nope')).rejects.toThrow(/unknown protocol "nope"/);
+  });
+
+  it('refuses a row with an extra or a missing field, with its row number', async () => {
+    // "o1,b,4,5" used to be read as a 4.
+    await expect(read(file('x1.csv', 'observer,stimulus,score\no1,a,3\no1,b,4,5\n'), 'absolute_category_rating')).rejects.toThrow(
+      new CsvError('row 3: 4 fields where the header has 3 (an extra field; quote values that contain commas)'),
+    );
+    await expect(read(file('x2.csv', 'observer,a,b,winner\no,x,y\n'), 'pair_comparison')).rejects.toThrow(/^row 2: 3 fields where the header has 4 \(a missing field/);
+  });
+
+  it('refuses scores outside the protocol scale, with the row number', async () => {
+    expect(ratingScaleOf('absolute_category_rating')).toEqual([1, 2, 3, 4, 5]);
+    expect(ratingScaleOf('double_stimulus_impairment_scale')).toEqual([1, 2, 3, 4, 5]);
+    expect(ratingScaleOf('acceptability_annoyance')).toEqual([0, 1, 2]);
+    expect(ratingScaleOf('pair_comparison')).toBeNull();
+    const acr = 'observer,stimulus,score\no1,a,5\no1,b,1\n';
+    expect((await read(file('s0.csv', acr), 'absolute_category_rating')).votes).toHaveLength(2);
+    await expect(read(file('s1.csv', `${acr}o1,c,-3\n`), 'absolute_category_rating')).rejects.toThrow(
+      new CsvError('row 4: score "-3" is not on the absolute_category_rating scale (1, 2, 3, 4, 5)'),
+    );
+    await expect(read(file('s2.csv', `${acr}o2,c,12\n`), 'absolute_category_rating')).rejects.toThrow(/^row 4: score "12" is not on/);
+    await expect(read(file('s3.csv', `${acr}o2,c,3.5\n`), 'absolute_category_rating')).rejects.toThrow(/^row 4: score "3.5" is not on/);
+    await expect(read(file('s4.csv', 'observer,stimulus,score\no1,a,3\n'), 'acceptability_annoyance')).rejects.toThrow(
+      /^row 2: score "3" is not on the acceptability_annoyance scale \(0, 1, 2\)/,
+    );
   });
 });

@@ -26,7 +26,7 @@ export const KNOWN_PROTOCOLS: readonly string[] = PROTOCOL_NAMES;
 /** Required columns per family, then optional ones; `answer` is the column whose empty cell means "no answer". */
 const COLUMNS: Record<AnalysisFamily, { required: string[]; optional: string[]; answer: string }> = {
   rating: { required: ['observer', 'stimulus', 'score'], optional: ['condition', 'content', 'is_reference', 'flagged'], answer: 'score' },
-  paired: { required: ['observer', 'a', 'b', 'winner'], optional: ['flagged'], answer: 'winner' },
+  paired: { required: ['observer', 'a', 'b', 'winner'], optional: ['scene', 'content', 'flagged'], answer: 'winner' },
   mlds: { required: ['observer', 's1', 's2', 's3', 's4', 'response'], optional: ['flagged'], answer: 'response' },
   triplet: { required: ['observer', 's1', 's2', 's3', 'response'], optional: ['flagged'], answer: 'response' },
   bubble: {
@@ -56,14 +56,35 @@ export interface VotesCsv<F extends AnalysisFamily = AnalysisFamily> extends Asy
   skipped: number;
 }
 
+/**
+ * The scores a rating protocol can give, on its reporting scale: its stored answer values (`answers.ratingValues`)
+ * through its own analysis adapter (ACR: index 0..4 → 5..1). null for the other families.
+ */
+export function ratingScaleOf(protocol: string): number[] | null {
+  const definition = protocolOf(protocol);
+  if (definition?.analysis.family !== 'rating') return null;
+  const adapter = definition.analysis;
+  // The adapters only read which media is rated from the spec; the score depends on the value alone.
+  const spec = { source: 'x', sourceA: 'x', sourceB: 'x' };
+  return definition.answers.ratingValues.map((value) => adapter.vote({ stimulusId: 0, spec, value, attributes: () => ({}) }).score).sort((a, b) => a - b);
+}
+
 /** Opens a votes CSV and checks its header; the rows are read lazily, once. */
 export async function readVotesCsv(path: string, protocol: string): Promise<VotesCsv> {
   const family = familyOfProtocol(protocol);
   if (family === null) throw new CsvError(`unknown protocol "${protocol}" (expected one of ${KNOWN_PROTOCOLS.join(', ')})`);
-  return votesFromRecords(csvRecords(createReadStream(path, { encoding: 'utf8' })), family);
+  return votesFromRecords(csvRecords(createReadStream(path, { encoding: 'utf8' })), family, { protocol, scale: ratingScaleOf(protocol) });
 }
 
-export async function votesFromRecords(records: AsyncIterator<string[]>, family: AnalysisFamily): Promise<VotesCsv> {
+/**
+ * The votes of CSV records. Every row must have as many fields as the header (a stray comma would otherwise shift
+ * or drop a value silently); rating scores must be on `scale` when one is given.
+ */
+export async function votesFromRecords(
+  records: AsyncIterator<string[]>,
+  family: AnalysisFamily,
+  scaleOf: { protocol: string; scale: readonly number[] | null } = { protocol: family, scale: null },
+): Promise<VotesCsv> {
   const first = await records.next();
   if (first.done) throw new CsvError('the file is empty (no header row)');
   const header = first.value.map((name) => ALIASES[name.trim().toLowerCase()] ?? name.trim().toLowerCase());
@@ -75,6 +96,7 @@ export async function votesFromRecords(records: AsyncIterator<string[]>, family:
   const at: Record<string, number> = {};
   for (const name of [...spec.required, ...spec.optional]) at[name] = header.indexOf(name);
   const parse = PARSERS[family];
+  const scale = family === 'rating' ? scaleOf.scale : null;
 
   const result: VotesCsv = {
     family,
@@ -86,12 +108,19 @@ export async function votesFromRecords(records: AsyncIterator<string[]>, family:
         if (record.length === 1 && record[0] === '') continue; // blank line
         result.rows++;
         const row = result.rows + 1; // 1-based, the header is row 1
+        if (record.length !== header.length) {
+          throw new CsvError(`row ${row}: ${record.length} fields where the header has ${header.length} (${record.length > header.length ? 'an extra field' : 'a missing field'}; quote values that contain commas)`);
+        }
         const cell = (name: string) => (at[name] >= 0 ? (record[at[name]] ?? '').trim() : '');
         if (cell(spec.answer) === '' || cell('observer') === '') {
           result.skipped++;
           continue;
         }
-        yield parse(cell, row) as never;
+        const vote = parse(cell, row);
+        if (scale !== null && !scale.includes((vote as RatingVote).score)) {
+          throw new CsvError(`row ${row}: score "${cell('score')}" is not on the ${scaleOf.protocol} scale (${scale.join(', ')})`);
+        }
+        yield vote as never;
       }
     },
   };
@@ -162,7 +191,7 @@ const PARSERS: Record<AnalysisFamily, (cell: Cell, row: number) => unknown> = {
     const winner = cell('winner');
     if (winner !== a && winner !== b) throw new CsvError(`row ${row}: winner "${winner}" is neither a ("${a}") nor b ("${b}")`);
     if (a === b) throw new CsvError(`row ${row}: a and b are the same stimulus "${a}"`);
-    return { observer: cell('observer'), a, b, winner, flagged: flag(cell, 'flagged', row) };
+    return { observer: cell('observer'), a, b, winner, scene: cell('scene') || cell('content') || null, flagged: flag(cell, 'flagged', row) };
   },
   mlds: (cell, row): QuadrupleVote => ({
     observer: cell('observer'),

@@ -82,7 +82,9 @@ describeEachDialect('report of a stored job', (dialect) => {
     const quality: Record<string, number> = { 's1.png': 1.5, 's2.png': 0.5, 's3.png': -0.5, 's4.png': -1.5 };
     const names = Object.keys(quality);
     const pairs = names.flatMap((a, i) => names.slice(i + 1).map((b, k) => ({ sourceA: a, sourceB: b, reversed: (i + k) % 2 === 0 })));
-    await ctx().importStudy(await writeStudy({ id: 'report-pair', media: mediaDir, job: jobFields('pair_comparison'), playlists: [{ stimuli: pairs }] }));
+    // The media's content is the pair's scene (pwcmp's `scene` column, and a per-scene scale in the report).
+    const mediaAttributes = Object.fromEntries(names.map((n) => [n, { content: 'garden' }]));
+    await ctx().importStudy(await writeStudy({ id: 'report-pair', media: mediaDir, job: jobFields('pair_comparison'), playlists: [{ stimuli: pairs }], mediaAttributes }));
     const random = createRandom(11);
     // Thurstone case V with σ = 1.4826 per JOD: P(a beats b) = Φ((q_a − q_b) / 1.4826).
     const phi = (z: number) => normalCdf(z, 0, 1);
@@ -98,11 +100,14 @@ describeEachDialect('report of a stored job', (dialect) => {
     const jod = Object.fromEntries(report.scale.map((r) => [r.stimulus, r.jod]));
     expect(names.map((n) => jod[n]!)).toEqual([...names.map((n) => jod[n]!)].sort((x, y) => y - x));
     expect(jod['s1.png']! - jod['s4.png']!).toBeGreaterThan(1.5);
+    expect(report.scenes.map((s) => s.scene)).toEqual(['garden']);
+    expect(report.scenes[0]!.scale.map((r) => r.jod)).toEqual(report.scale.map((r) => r.jod)); // one scene: the same scale
 
     // One row per comparison, pwcmp's columns, the media actually chosen.
     const rows = parseCsv((await cli(['export', 'report-pair', '--format', 'pairs'])).out);
     expect(rows).toHaveLength(60 * pairs.length);
     expect(Object.keys(rows[0]!)).toEqual(['observer', 'session', 'scene', 'condition_A', 'condition_B', 'is_A_selected']);
+    expect(new Set(rows.map((r) => r.scene))).toEqual(new Set(['garden']));
     const s1Wins = rows.filter((r) => (r.condition_A === 's1.png' && r.is_A_selected === '1') || (r.condition_B === 's1.png' && r.is_A_selected === '0')).length;
     expect(s1Wins).toBeGreaterThan(0.6 * 60 * 3);
     expect((await cli(['export', 'report-pair', '--format', 'p910'])).err).toContain('--format p910 is for rating jobs');

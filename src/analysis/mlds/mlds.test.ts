@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random.js';
 import { fixtureVotes, maxAbsDiff, readFixtureJson } from '../test-support.js';
 import type { QuadrupleVote, TripletVote } from '../types.js';
-import { collectMldsTrials, fitMlds } from './mlds.js';
+import { normalCdf, normalPdf } from '../stats.js';
+import { collectMldsTrials, fitMlds, mldsDesign } from './mlds.js';
+import { fitProbitGlm, MLDS_GLM_CONTROL } from './probit-glm.js';
 
 interface RReference {
   levels: number[];
@@ -83,5 +85,49 @@ describe('MLDS recovers a known scale', () => {
     // 900 intervals (6 per study, correlated): a 95 % rate lies in [93 %, 97.5 %] but for bad luck.
     expect(coverage).toBeGreaterThan(0.93);
     expect(coverage).toBeLessThan(0.985);
+  });
+});
+
+describe('MLDS GLM convergence and separation', () => {
+  /** Score equations of the probit GLM, Xᵀ·(y − μ)·φ(η)/(μ(1 − μ)): zero at the MLE. */
+  function scoreNorm(trials: Awaited<ReturnType<typeof collectMldsTrials>>, coefficients: Float64Array): number {
+    const design = mldsDesign(trials);
+    const score = new Float64Array(design.columns);
+    for (let r = 0; r < design.rows; r++) {
+      let eta = 0;
+      for (let a = design.start[r]; a < design.start[r + 1]; a++) eta += design.value[a] * coefficients[design.column[a]];
+      const mu = normalCdf(eta, 0, 1);
+      const g = ((trials.response[r] - mu) * normalPdf(eta)) / (mu * (1 - mu));
+      for (let a = design.start[r]; a < design.start[r + 1]; a++) score[design.column[a]] += g * design.value[a];
+    }
+    return Math.max(...Array.from(score, Math.abs));
+  }
+
+  it('iterates past the deviance test until ψ stops moving: the score equations hold to 1e-10', async () => {
+    const trials = await collectMldsTrials(await fixtureVotes<'mlds'>('mlds-quadruples.csv', 'maximum_likelihood_difference_scaling'), 'quadruple', false);
+    const devianceOnly = fitProbitGlm(mldsDesign(trials), trials.response, { ...MLDS_GLM_CONTROL, coefficientTolerance: null });
+    const tight = fitProbitGlm(mldsDesign(trials), trials.response);
+    expect(tight.converged).toBe(true);
+    expect(tight.iterations).toBeGreaterThanOrEqual(devianceOnly.iterations);
+    expect(scoreNorm(trials, tight.coefficients)).toBeLessThan(1e-10);
+    // R's deviance test alone stops 4 iterations earlier, ψ 1.3e-8 away from the MLE.
+    expect(scoreNorm(trials, devianceOnly.coefficients)).toBeGreaterThan(1e-8);
+    const result = fitMlds(trials, 0, createRandom(1));
+    expect(result.separated).toBe(false);
+    expect(result.notIdentified).toEqual([]);
+    // AIC as R's AIC(mlds(...)$obj): −2 logLik + 2 × 10 coefficients.
+    expect(result.aic).toBeCloseTo(-2 * reference.quadruples.logLik + 20, 9);
+  });
+
+  it('unanimous responses: separated, every free level not identified, as R warns', async () => {
+    // Responses follow ψ = level exactly: any multiple of the scale fits better, so ψ grows without end.
+    const votes: TripletVote[] = [];
+    for (let rep = 0; rep < 3; rep++)
+      for (let a = 0; a < 5; a++)
+        for (let b = a + 1; b < 5; b++)
+          for (let c = b + 1; c < 5; c++) if (c - b !== b - a) votes.push({ observer: 'o', s1: a, s2: b, s3: c, response: c - b > b - a ? 1 : 0 });
+    const result = fitMlds(await collectMldsTrials(votes, 'triad', false), 0, createRandom(1));
+    expect(result.separated).toBe(true);
+    expect(result.notIdentified).toEqual([1, 2, 3, 4]);
   });
 });

@@ -39,6 +39,8 @@ export interface MldsScaleRow {
   value: number;
   /** ψ / ψ(highest level): MLDS's "standard scale" (σ becomes 1/ψmax). */
   normalized: number;
+  /** 2.5 % and 97.5 % quantiles of ψ/ψmax over the bootstrap resamples (null without resamples). */
+  normalizedCi95: Interval | null;
   /** Standard error from the GLM's information matrix (summary.glm). */
   se: number;
   /** Parametric bootstrap SD (null without resamples). */
@@ -57,6 +59,12 @@ export interface MldsResult {
   observers: number;
   iterations: number;
   converged: boolean;
+  /** Some fitted probability is numerically 0 or 1 (R glm.fit warns so): the responses are (quasi-)separated. */
+  separated: boolean;
+  /** Levels whose ψ the data do not identify: SE above NOT_IDENTIFIED_SE (σ units) once separated. */
+  notIdentified: number[];
+  /** Akaike's criterion, −2·logLik + 2·(levels − 1). */
+  aic: number;
   reordered: number;
   resamples: number;
   /** Resamples whose fit failed to converge (kept, as boot.mlds keeps them). */
@@ -131,6 +139,9 @@ export function mldsDesign(trials: MldsTrials): SparseDesign {
   return { rows, columns: trials.levels.length - 1, start, column: column.toArray(), value: value.toArray() };
 }
 
+/** An SE above 100 σ means the estimate is not bounded by the data (separated fits give ~1e7). */
+export const NOT_IDENTIFIED_SE = 100;
+
 export function fitMlds(
   trials: MldsTrials,
   resamples: number,
@@ -156,13 +167,14 @@ export function fitMlds(
   const top = fit.coefficients[p - 1];
   const scale: MldsScaleRow[] = trials.levels.map((level, i) => {
     const boot = resamples > 1;
-    if (i === 0) return { level, value: 0, normalized: 0, se: 0, bootstrapSd: boot ? 0 : null, ci95: boot ? [0, 0] : null, ci95Percentile: boot ? [0, 0] : null };
+    if (i === 0) return { level, value: 0, normalized: 0, normalizedCi95: boot ? [0, 0] : null, se: 0, bootstrapSd: boot ? 0 : null, ci95: boot ? [0, 0] : null, ci95Percentile: boot ? [0, 0] : null };
     const value = fit.coefficients[i - 1];
     const bootstrapSd = boot ? sd(samples[i - 1], 1) : null;
     return {
       level,
       value,
       normalized: value / top,
+      normalizedCi95: boot ? percentileInterval(samples[i - 1].map((v, b) => v / samples[p - 1][b]), 'type7') : null,
       se: Math.sqrt(fit.covariance.get(i - 1, i - 1)),
       bootstrapSd,
       ci95: bootstrapSd === null ? null : [value - Z975 * bootstrapSd, value + Z975 * bootstrapSd],
@@ -173,10 +185,13 @@ export function fitMlds(
     kind: trials.kind,
     scale,
     logLik: fit.logLik,
+    aic: -2 * fit.logLik + 2 * p,
     trials: trials.response.length,
     observers: trials.observers,
     iterations: fit.iterations,
     converged: fit.converged,
+    separated: fit.separated,
+    notIdentified: fit.separated ? scale.filter((s) => !(s.se <= NOT_IDENTIFIED_SE)).map((s) => s.level) : [],
     reordered: trials.reordered,
     resamples,
     nonConvergedResamples: nonConverged,

@@ -18,12 +18,33 @@ export interface PairedData {
   counts: VoteCounts;
 }
 
+/** The votes of one scene (content), folded on their own: stimuli and observers numbered within the scene. */
+export interface PairedScene {
+  scene: string;
+  data: PairedData;
+}
+
+/** Scene name of the votes that have none, when others have one. */
+export const NO_SCENE = '(no scene)';
+
 export async function collectPairedData(source: VoteSource<PairedVote>, excludeFlagged: boolean): Promise<PairedData> {
+  return (await collectPairedScenes(source, excludeFlagged)).pooled;
+}
+
+/**
+ * All votes pooled, and, when some vote names a `scene`, the votes of each scene apart (pwcmp scales and screens
+ * each scene on its own). Scenes are in order of first appearance.
+ */
+export async function collectPairedScenes(source: VoteSource<PairedVote>, excludeFlagged: boolean): Promise<{ pooled: PairedData; scenes: PairedScene[] }> {
   const stimuli = new Interner();
   const observers = new Interner();
+  const scenes = new Interner();
   const winners = new Growable(Int32Array);
   const losers = new Growable(Int32Array);
   const voters = new Growable(Int32Array);
+  const sceneOf = new Growable(Int32Array);
+  const aWins = new Growable(Uint8Array);
+  let named = false;
   const counts = await consumeVotes(source, excludeFlagged, (vote) => {
     if (vote.a === vote.b || (vote.winner !== vote.a && vote.winner !== vote.b)) return false;
     // Intern a before b so that stimuli are numbered in order of first appearance in the file.
@@ -32,9 +53,39 @@ export async function collectPairedData(source: VoteSource<PairedVote>, excludeF
     winners.push(vote.winner === vote.a ? a : b);
     losers.push(vote.winner === vote.a ? b : a);
     voters.push(observers.id(vote.observer));
+    aWins.push(vote.winner === vote.a ? 1 : 0);
+    if (vote.scene) named = true;
+    sceneOf.push(scenes.id(vote.scene || NO_SCENE));
     return true;
   });
-  return foldVotes(stimuli.names, observers.names, voters.toArray(), winners.toArray(), losers.toArray(), counts);
+  const voter = voters.toArray();
+  const winner = winners.toArray();
+  const loser = losers.toArray();
+  const pooled = foldVotes(stimuli.names, observers.names, voter, winner, loser, counts);
+  if (!named) return { pooled, scenes: [] };
+  const scene = sceneOf.toArray();
+  const aWon = aWins.toArray();
+  return {
+    pooled,
+    scenes: scenes.names.map((name, s) => {
+      // Renumber the scene's stimuli and observers in order of first appearance within it.
+      const sceneStimuli = new Interner();
+      const sceneObservers = new Interner();
+      const v = new Growable(Int32Array);
+      const w = new Growable(Int32Array);
+      const l = new Growable(Int32Array);
+      for (let k = 0; k < scene.length; k++) {
+        if (scene[k] !== s) continue;
+        // a before b, as in the pooled numbering.
+        sceneStimuli.id(stimuli.names[aWon[k] ? winner[k] : loser[k]]);
+        w.push(sceneStimuli.id(stimuli.names[winner[k]]));
+        l.push(sceneStimuli.id(stimuli.names[loser[k]]));
+        v.push(sceneObservers.id(observers.names[voter[k]]));
+      }
+      const sceneCounts: VoteCounts = { read: v.length, flagged: 0, excluded: 0, skipped: 0 };
+      return { scene: name, data: foldVotes(sceneStimuli.names, sceneObservers.names, v.toArray(), w.toArray(), l.toArray(), sceneCounts) };
+    }),
+  };
 }
 
 function foldVotes(stimuli: string[], observers: string[], voter: Int32Array, winner: Int32Array, loser: Int32Array, counts: VoteCounts): PairedData {

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { analyse } from '../analyse.js';
 import { createRandom } from '../random.js';
+import type { PairedReport } from '../report-types.js';
+import { readVotesCsv } from '../votes-csv.js';
 import { fixturePath, maxAbsDiff, readFixtureJson } from '../test-support.js';
 import type { PairedVote } from '../types.js';
 import { analysePaired } from './paired.js';
@@ -60,5 +63,31 @@ describe('paired scaling equals pwcmp (pw_scale, pw_outlier_analysis) on its TMO
     const unanimous = scaleThurstone(Float64Array.from(reference.unanimous.D), 3);
     expect(maxAbsDiff(unanimous.jod, reference.unanimous.jod_mean0)).toBeLessThan(1e-6);
     expect(maxAbsDiff(unanimous.jod.map((v) => v - unanimous.jod[0]), reference.unanimous.jod_fix0)).toBeLessThan(1e-6);
+  });
+});
+
+describe('scenes: a votes CSV with a scene column is scaled and screened per scene, as pwcmp does', () => {
+  it('report.scenes equals pwcmp per scene (JOD, L, dist_L), and finds the outliers that pooling hides', async () => {
+    const votes = await readVotesCsv(fixturePath('pwcmp-tmo.csv'), 'pair_comparison');
+    const report = (await analyse({ family: 'paired', protocol: 'pair_comparison', votes: votes as AsyncIterable<PairedVote> }, { resamples: 0 })) as PairedReport;
+    expect(report.scenes.map((s) => s.scene).sort()).toEqual(Object.keys(reference.scenes).sort());
+    for (const scene of report.scenes) {
+      const expected = reference.scenes[scene.scene];
+      const jod = new Map(scene.scale.map((r) => [r.stimulus, r.jod]));
+      const present = reference.conditions.filter((c) => jod.has(c));
+      expect(present.length).toBe(reference.conditions.length);
+      expect(maxAbsDiff(reference.conditions.map((c) => jod.get(c) ?? NaN), expected.jod_mean0)).toBeLessThan(1e-6);
+      const observers = expected.observers.map((name) => scene.observers.find((o) => o.observer === name));
+      expect(maxAbsDiff(observers.map((o) => o?.logLik10PerPair ?? NaN), expected.L)).toBeLessThan(1e-6);
+      expect(maxAbsDiff(observers.map((o) => o?.distL ?? NaN), expected.dist_L)).toBeLessThan(1e-5);
+    }
+    // pwcmp flags 2 observers in exhibition and 2 in rivoli; pooled over the scenes (one scale for all) the
+    // flags are others: the per-scene check is the one pwcmp defines.
+    const flagged = report.scenes.flatMap((s) => s.observers.filter((o) => o.outlier).map((o) => `${s.scene}/${o.observer}`));
+    const expectedFlags = Object.entries(reference.scenes).flatMap(([scene, r]) => r.observers.filter((_, i) => r.dist_L[i] > 1.5).map((o) => `${scene}/${o}`));
+    expect(flagged.sort()).toEqual(expectedFlags.sort());
+    expect(flagged).toHaveLength(4);
+    expect(report.observers.filter((o) => o.outlier).map((o) => o.observer)).toEqual(['F01']);
+    expect(report.notes.join(' ')).toContain('Votes name 5 scenes');
   });
 });

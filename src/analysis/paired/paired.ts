@@ -7,6 +7,7 @@ import type { Random } from '../random.js';
 import { normalCdf, percentileInterval, quantileSorted, type Interval } from '../stats.js';
 import type { ProgressEvent } from '../types.js';
 import { scaleBradleyTerry } from './bradley-terry.js';
+import { identification } from './identification.js';
 import { winMatrix, type PairedData } from './paired-data.js';
 import { JOD_SIGMA, refitBasis, refitThurstone, scaleThurstone, type PairedPrior, type ThurstoneFit } from './thurstone.js';
 
@@ -23,6 +24,10 @@ export interface PairedScaleRow {
   /** Bradley–Terry θ (logit units), same gauge as jod. */
   bt: number;
   bt_ci95: Interval | null;
+  /** Rank by JOD, 1 = best (ties share the better rank). */
+  rank: number;
+  /** 2.5 % and 97.5 % quantiles of the rank over the bootstrap resamples (null without resamples). */
+  rank_ci95: Interval | null;
   wins: number;
   comparisons: number;
 }
@@ -55,6 +60,13 @@ export interface PairedResult {
   anchor: string | null;
   scale: PairedScaleRow[];
   components: number;
+  /** The connected parts of the comparison graph (stimulus names); scores compare only within a part. */
+  parts: string[][];
+  /**
+   * Parts whose votes never go against an order of groups (unanimous or separated data), groups best first:
+   * the distances between the groups are not identified (set by pwcmp's prior and the BT penalty).
+   */
+  separated: Array<{ part: number; groups: string[][] }>;
   bridges: { a: string; b: string }[];
   btPenalized: boolean;
   resamples: number;
@@ -96,6 +108,7 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
   const refit = (d: Float64Array) => (basis ? refitThurstone(d, n, basis, REFIT_TOLERANCE) : scaleThurstone(d, n, settings.prior, thurstone.jod, REFIT_TOLERANCE));
   const jodSamples = Array.from({ length: n }, () => new Float64Array(resamples));
   const btSamples = Array.from({ length: n }, () => new Float64Array(resamples));
+  const rankSamples = Array.from({ length: n }, () => new Float64Array(resamples));
   let bridgedResamples = 0;
   let penalizedResamples = 0;
   for (let b = 0; b < resamples; b++) {
@@ -108,15 +121,18 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
     if (btFit.penalized) penalizedResamples++;
     const jod = gauge(fit.jod);
     const theta = gauge(btFit.theta);
+    const ranks = ranksOf(jod);
     for (let i = 0; i < n; i++) {
       jodSamples[i][b] = jod[i];
       btSamples[i][b] = theta[i];
+      rankSamples[i][b] = ranks[i];
     }
     if (settings.onProgress && ((b + 1) % 20 === 0 || b + 1 === resamples)) settings.onProgress({ task: 'paired bootstrap', done: b + 1, total: resamples });
   }
 
   const jod = gauge(thurstone.jod);
   const theta = gauge(bt.theta);
+  const ranks = ranksOf(jod);
   const scale: PairedScaleRow[] = data.stimuli.map((stimulus, i) => {
     let wins = 0;
     let comparisons = 0;
@@ -130,16 +146,22 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
       ci95: resamples > 0 ? percentileInterval(jodSamples[i], 'hazen') : null,
       bt: theta[i],
       bt_ci95: resamples > 0 ? percentileInterval(btSamples[i], 'hazen') : null,
+      rank: ranks[i],
+      rank_ci95: resamples > 0 ? percentileInterval(rankSamples[i], 'hazen') : null,
       wins,
       comparisons,
     };
   });
 
+  const identified = identification(total, n);
+  const names = (indices: number[]) => indices.map((i) => data.stimuli[i]);
   return {
     prior: settings.prior,
     anchor: settings.anchor,
     scale,
     components: thurstone.components,
+    parts: identified.parts.map(names),
+    separated: identified.separated.map(({ part, groups }) => ({ part, groups: groups.map(names) })),
     bridges: thurstone.bridges.map(([a, b]) => ({ a: data.stimuli[a], b: data.stimuli[b] })),
     btPenalized: bt.penalized,
     resamples,
@@ -150,6 +172,11 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
     pairs: pairCounts(data.stimuli, total),
     observers: outlierScores(data, total, scoresOutliers ? refit : null, settings),
   };
+}
+
+/** Rank of each score, 1 = highest; equal scores share the better rank. */
+function ranksOf(scores: Float64Array): Int32Array {
+  return Int32Array.from(scores, (v) => 1 + scores.reduce((above, w) => above + (w > v ? 1 : 0), 0));
 }
 
 function pairCounts(stimuli: string[], total: Float64Array): PairCount[] {

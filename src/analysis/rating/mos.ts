@@ -89,6 +89,50 @@ export function conditionMos(data: RatingData): ConditionMos[] {
   });
 }
 
+export interface ContentConditionMos extends MosStats {
+  content: string;
+  /** null: the content's stimuli without a condition. */
+  condition: string | null;
+  stimuli: number;
+}
+
+/** Votes pooled per (content, condition) cell: a condition's MOS within each content, for per-content charts. */
+export function contentConditionMos(data: RatingData): ContentConditionMos[] {
+  const cells = new Map<string, { content: string; condition: string | null; stimuli: number[] }>();
+  data.stimulusInfo.forEach((info, j) => {
+    if (info.content === null) return;
+    const key = JSON.stringify([info.content, info.condition]);
+    const cell = cells.get(key) ?? { content: info.content, condition: info.condition, stimuli: [] };
+    cell.stimuli.push(j);
+    cells.set(key, cell);
+  });
+  return [...cells.values()].map(({ content, condition, stimuli }) => {
+    const values: number[] = [];
+    for (const j of stimuli) for (let k = data.stimulusStart[j]; k < data.stimulusStart[j + 1]; k++) values.push(data.score[k]);
+    return { content, condition, stimuli: stimuli.length, ...statsOf(values) };
+  });
+}
+
+export interface VoteDistribution {
+  /** Each score given, ascending, with how many votes gave it (all observers, before screening). */
+  scores: Array<{ score: number; votes: number; share: number }>;
+  /** Per stimulus: votes per score, in the order of `scores`. */
+  stimuli: Array<{ stimulus: string; counts: number[] }>;
+}
+
+export function voteDistribution(data: RatingData): VoteDistribution {
+  const values = [...new Set(data.score)].sort((a, b) => a - b);
+  const column = new Map(values.map((v, i) => [v, i]));
+  const total = new Array<number>(values.length).fill(0);
+  const stimuli = data.stimuli.map((stimulus, j) => {
+    const counts = new Array<number>(values.length).fill(0);
+    for (let k = data.stimulusStart[j]; k < data.stimulusStart[j + 1]; k++) counts[column.get(data.score[k])!]++;
+    counts.forEach((c, i) => (total[i] += c));
+    return { stimulus, counts };
+  });
+  return { scores: values.map((score, i) => ({ score, votes: total[i], share: total[i] / data.score.length })), stimuli };
+}
+
 /**
  * DMOS of every stimulus whose content has exactly one hidden reference. Returns the rows and, for contents
  * that cannot be paired (no reference or several), a note.

@@ -4,13 +4,14 @@ import type { RatingVote } from '../types.js';
 import { conditionMos, stimulusDmos, stimulusMos } from './mos.js';
 import { p910Model } from './p910.js';
 import { collectRatingData, type RatingData } from './rating-data.js';
+import { analyseRating } from './rating.js';
 import { bt500Screening, correlationScreening, p913Screening } from './screening.js';
 
 interface SurealResult {
   mos: { quality_scores: number[]; quality_scores_std: number[]; quality_ambiguity: number[] };
   dmos: { quality_scores: number[] };
-  bt500: { observer_rejected: boolean[]; stat1: number[]; stat2: (number | null)[] };
-  p913: { observer_rejected: boolean[]; stat1: number[]; stat2: (number | null)[] };
+  bt500: { observer_rejected: boolean[]; stat1: number[]; stat2: (number | null)[]; quality_scores: number[] };
+  p913: { observer_rejected: boolean[]; stat1: number[]; stat2: (number | null)[]; quality_scores: number[] };
   pearson: { observer_rejected: boolean[]; stat1: number[] };
   spearman: { observer_rejected: boolean[]; stat1: number[] };
   p910: {
@@ -73,6 +74,13 @@ describe.each(['nflx-public', 'nflx-corrupt-missing'] as const)('sureal agreemen
     const p913 = p913Screening(data);
     expect(inOrder(reference.observers, data.observers, p913.rejected)).toEqual(expected.p913.observer_rejected);
     expect(maxAbsDiff(inOrder(reference.observers, data.observers, p913.stat1), expected.p913.stat1)).toBeLessThan(1e-12);
+  });
+
+  it.each(['bt500', 'p913'] as const)('--screening %s gives sureal’s MOS of the kept observers (P.913: bias-removed votes, BR_SR_MOS)', async (screening) => {
+    const votes = await fixtureVotes<'rating'>(`${fixture}.csv`, 'absolute_category_rating');
+    const result = await analyseRating(votes, { excludeFlagged: false, screening, correlationThreshold: 0.7, varianceThreshold: 0.15 });
+    const mos = new Map(result.stimuli.map((m) => [m.stimulus, m.mos]));
+    expect(maxAbsDiff(reference.stimuli.map((s) => mos.get(s) ?? NaN), expected[screening].quality_scores)).toBeLessThan(1e-12);
   });
 
   it('correlation screening equals sureal SR_MOS_PCC / SR_MOS_SRCC', async () => {

@@ -3,9 +3,21 @@
  * and the P.910 Annex E model on the observers kept by the chosen screening (none by default).
  */
 import type { RatingScreening, RatingVote, VoteSource } from '../types.js';
-import { conditionMos, stimulusDmos, stimulusMos, type ConditionMos, type StimulusDmos, type StimulusMos } from './mos.js';
+import {
+  conditionMos,
+  contentConditionMos,
+  stimulusDmos,
+  stimulusMos,
+  voteDistribution,
+  type ConditionMos,
+  type ContentConditionMos,
+  type StimulusDmos,
+  type StimulusMos,
+  type VoteDistribution,
+} from './mos.js';
 import { p910Model, type P910Model } from './p910.js';
 import { collectRatingData, keepObservers, votesPerObserver, type RatingData } from './rating-data.js';
+import { pairwiseSignificance, type PairwiseSignificance } from './significance.js';
 import { bt500Screening, correlationScreening, p913Screening, straightLining } from './screening.js';
 
 export interface RatingObserver {
@@ -52,11 +64,19 @@ export interface ScreeningSummary {
 export interface RatingResult {
   stimuli: StimulusMos[];
   conditions: ConditionMos[];
+  /** MOS per (content, condition): each content's conditions, for one chart per content. */
+  contents: ContentConditionMos[];
   dmos: StimulusDmos[] | null;
+  /** Raw votes per score (all observers, before screening). */
+  distribution: VoteDistribution;
+  /** Welch t-tests between conditions (or stimuli), Holm-corrected, on the votes the MOS uses. */
+  significance: PairwiseSignificance;
   observers: RatingObserver[];
   screening: ScreeningSummary;
   p910: P910Model;
   notes: string[];
+  /** What the data cannot support (one stimulus, one observer); report.json `warnings`. */
+  warnings: string[];
   counts: RatingData['counts'];
 }
 
@@ -101,12 +121,27 @@ export async function analyseRating(
     variance: lining.variance[i],
   }));
   const count = (f: (o: RatingObserver) => boolean) => observers.filter(f).length;
+  const warnings: string[] = [];
+  if (data.stimuli.length === 1) {
+    warnings.push(
+      'Only one stimulus: the correlation rules cannot apply (no observer has an r with the MOS), so they reject no one; BT.500 and P.913 judge each observer on one vote, and the P.910 model cannot tell an observer’s bias from their inconsistency. Read the MOS only.',
+    );
+  } else if (correlation.notApplicable) warnings.push('No observer rated two stimuli: the correlation rules cannot apply and reject no one.');
+  if (data.observers.length === 1) {
+    warnings.push(
+      'Only one observer: the screenings (BT.500, P.913, correlation) and the P.910 subject model (bias, inconsistency) mean nothing with a single observer, and the MOS is that observer’s own votes.',
+    );
+  }
   if (bt500.allWouldBeRejected) notes.push('BT.500: every observer met the rejection rule, so none was rejected (the standard’s proviso).');
   if (p913.allWouldBeRejected) notes.push('P.913 bias-removed BT.500: every observer met the rejection rule, so none was rejected.');
 
   const kept = options.screening === 'none' ? data : keepObservers(data, (i) => observers[i].kept);
   if (kept.observers.length === 0) throw new Error(`the ${options.screening} screening rejected every observer`);
-  const stimuli = stimulusMos(kept);
+  // P.913 (sureal BR_SR_MOS): the MOS of the kept observers' votes less each one's bias δ (estimated on all
+  // observers). The P.910 model estimates biases itself, so it takes the votes as given.
+  const scored = options.screening === 'p913' ? keepObservers({ ...data, score: p913.corrected }, (i) => observers[i].kept) : kept;
+  if (options.screening === 'p913') notes.push('P.913 screening: MOS, SD, CIs, per-condition MOS and DMOS are of the bias-removed votes (vote − the observer’s δ), as sureal’s BR_SR_MOS.');
+  const stimuli = stimulusMos(scored);
   let dmos: StimulusDmos[] | null = null;
   if (stimuli.some((s) => s.isReference)) {
     const result = stimulusDmos(stimuli);
@@ -118,7 +153,10 @@ export async function analyseRating(
 
   return {
     stimuli,
-    conditions: conditionMos(kept),
+    conditions: conditionMos(scored),
+    contents: contentConditionMos(scored),
+    distribution: voteDistribution(data),
+    significance: pairwiseSignificance(scored),
     dmos,
     observers,
     screening: {
@@ -140,6 +178,7 @@ export async function analyseRating(
     },
     p910,
     notes,
+    warnings,
     counts: data.counts,
   };
 }

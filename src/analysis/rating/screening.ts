@@ -81,10 +81,11 @@ export function p913Bias(data: RatingData): Float64Array {
   return sum.map((s, i) => s / n[i]);
 }
 
-export function p913Screening(data: RatingData): Bt500Screening & { bias: Float64Array } {
+/** P.913: each observer's bias removed from their votes, then BT.500 on those; `corrected` are the votes less the bias. */
+export function p913Screening(data: RatingData): Bt500Screening & { bias: Float64Array; corrected: Float64Array } {
   const bias = p913Bias(data);
   const corrected = data.score.map((x, k) => x - bias[data.observerOf[k]]);
-  return { ...bt500Screening(data, corrected), bias };
+  return { ...bt500Screening(data, corrected), bias, corrected };
 }
 
 export interface CorrelationScreening {
@@ -93,9 +94,11 @@ export interface CorrelationScreening {
   /** min(threshold, mean(r) − SD(r)) over the observers with a defined r (population SD, as sureal). */
   pearsonThreshold: number;
   spearmanThreshold: number;
-  /** r ≤ threshold, or r undefined (constant ratings or a single stimulus). */
+  /** r ≤ threshold, or r undefined (constant ratings); none when no observer has an r (a single stimulus). */
   pearsonRejected: boolean[];
   spearmanRejected: boolean[];
+  /** No observer has a defined r (one stimulus, or every observer rated one): the rule cannot apply. */
+  notApplicable: boolean;
 }
 
 /**
@@ -126,8 +129,10 @@ export function correlationScreening(data: RatingData, threshold = 0.7): Correla
   };
   const pearsonThreshold = limit(rPearson);
   const spearmanThreshold = limit(rSpearman);
-  const rejectedBy = (r: Float64Array, t: number) => Array.from(r, (v) => Number.isNaN(v) || v <= t);
+  const notApplicable = rPearson.every(Number.isNaN) && rSpearman.every(Number.isNaN);
+  const rejectedBy = (r: Float64Array, t: number) => Array.from(r, (v) => !notApplicable && (Number.isNaN(v) || v <= t));
   return {
+    notApplicable,
     pearson: rPearson,
     spearman: rSpearman,
     pearsonThreshold,

@@ -76,22 +76,26 @@ export function specForBiasInconsistency(
   };
 }
 
-export function specForJodScale(scale: { stimulus: string; jod: number; ci95: Interval | null }[]): TopLevelSpec {
-  return dotPlotWithCi(scale.map((s) => ({ label: s.stimulus, value: s.jod, ci95: s.ci95 })), 'Thurstone scale in JOD (95 % bootstrap CI)', 'JOD');
+export function specForJodScale(scale: { stimulus: string; jod: number; ci95: Interval | null }[], title = 'Thurstone scale in JOD (95 % bootstrap CI)'): TopLevelSpec {
+  return dotPlotWithCi(scale.map((s) => ({ label: s.stimulus, value: s.jod, ci95: s.ci95 })), title, 'JOD');
 }
 
-export function specForBradleyTerry(scale: { stimulus: string; bt: number; bt_ci95: Interval | null }[]): TopLevelSpec {
-  return dotPlotWithCi(scale.map((s) => ({ label: s.stimulus, value: s.bt, ci95: s.bt_ci95 })), 'Bradley–Terry scale (logit, 95 % bootstrap CI)', 'θ');
+export function specForBradleyTerry(scale: { stimulus: string; bt: number; bt_ci95: Interval | null }[], title = 'Bradley–Terry scale (logit, 95 % bootstrap CI)'): TopLevelSpec {
+  return dotPlotWithCi(scale.map((s) => ({ label: s.stimulus, value: s.bt, ci95: s.bt_ci95 })), title, 'θ');
 }
 
 /** Difference scale against the stimulus level, with 95 % CI bars. */
-export function specForMldsScale(scale: { level: number; value: number; ci95: Interval | null }[]): TopLevelSpec {
+export function specForMldsScale(
+  scale: { level: number; value: number; ci95: Interval | null }[],
+  title = 'MLDS difference scale (95 % CI)',
+  axisTitle = 'Difference scale ψ (σ = 1)',
+): TopLevelSpec {
   const values = scale.map((s) => ({ level: s.level, value: s.value, lo: s.ci95?.[0] ?? s.value, hi: s.ci95?.[1] ?? s.value }));
   const x = { field: 'level', type: 'quantitative' as const, title: 'Stimulus level', scale: { zero: false } };
-  const y = { type: 'quantitative' as const, title: 'Difference scale ψ (σ = 1)' };
+  const y = { type: 'quantitative' as const, title: axisTitle };
   return {
     $schema: SCHEMA,
-    title: 'MLDS difference scale (95 % CI)',
+    title,
     width: WIDTH,
     height: 320,
     data: { values },
@@ -192,4 +196,72 @@ export function specForCalibration(levels: { confidence: string; accuracy: numbe
       y: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1] }, title: 'Accuracy' },
     },
   };
+}
+
+/** DMOS per stimulus (ACR-HR), with its 95 % CI; the hidden references sit at 5. */
+export function specForDmos(rows: { stimulus: string; dmos: number; ci95: Interval }[]): TopLevelSpec {
+  return dotPlotWithCi(rows.map((r) => ({ label: r.stimulus, value: r.dmos, ci95: r.ci95 })), 'DMOS per stimulus (ACR-HR, 95 % CI), sorted', 'DMOS');
+}
+
+/** MOS of each condition, one line per content: how a condition fares across contents. */
+export function specForConditionAcrossContents(cells: { content: string; condition: string | null; mos: number }[]): TopLevelSpec {
+  const values = cells.filter((c) => c.condition !== null).map((c) => ({ content: c.content, condition: c.condition, mos: c.mos }));
+  // Conditions in order of their mean MOS over the contents, so that each content's line reads left to right.
+  const x = { field: 'condition', type: 'nominal' as const, title: 'Condition', axis: { labelAngle: -30 }, sort: { field: 'mos', op: 'mean' as const, order: 'ascending' as const } };
+  const y = { field: 'mos', type: 'quantitative' as const, title: 'MOS', scale: { zero: false } };
+  const color = { field: 'content', type: 'nominal' as const, title: 'Content' };
+  return {
+    $schema: SCHEMA,
+    title: 'MOS per condition across contents',
+    width: Math.max(WIDTH, 14 * new Set(values.map((v) => v.condition)).size),
+    height: 320,
+    data: { values },
+    layer: [
+      { mark: { type: 'line', opacity: 0.7 }, encoding: { x, y, color } },
+      { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y, color } },
+    ],
+  };
+}
+
+/** How many votes gave each score (all observers, before screening). */
+export function specForVoteDistribution(scores: { score: number; votes: number }[]): TopLevelSpec {
+  return {
+    $schema: SCHEMA,
+    title: 'Distribution of the raw votes',
+    width: 360,
+    height: 200,
+    data: { values: scores.map((s) => ({ score: String(s.score), votes: s.votes })) },
+    mark: { type: 'bar', color: '#1f5fa8' },
+    encoding: {
+      x: { field: 'score', type: 'ordinal', title: 'Score', sort: scores.map((s) => String(s.score)), axis: { labelAngle: 0 } },
+      y: { field: 'votes', type: 'quantitative', title: 'Votes' },
+    },
+  };
+}
+
+/** Ranking plot: each stimulus's rank by JOD (1 = best) with its 95 % bootstrap interval of ranks. */
+export function specForRanking(scale: { stimulus: string; rank: number; rank_ci95: Interval | null }[], title = 'Ranking by JOD (1 = best, 95 % bootstrap interval of the rank)'): TopLevelSpec {
+  const values = scale.map((s) => ({ label: s.stimulus, rank: s.rank, lo: s.rank_ci95?.[0] ?? s.rank, hi: s.rank_ci95?.[1] ?? s.rank }));
+  const x = { type: 'quantitative' as const, title: 'Rank (1 = best)', scale: { domain: [1, Math.max(2, scale.length)], nice: false }, axis: { tickMinStep: 1 } };
+  const y = { field: 'label', type: 'nominal' as const, title: null, sort: { field: 'rank', order: 'ascending' as const } };
+  return {
+    $schema: SCHEMA,
+    title,
+    width: WIDTH,
+    height: Math.max(60, ROW * values.length),
+    data: { values },
+    layer: [
+      { mark: { type: 'rule', color: '#7a7a7a', strokeWidth: 3 }, encoding: { y, x: { field: 'lo', ...x }, x2: { field: 'hi' } } },
+      { mark: { type: 'point', filled: true, color: '#1f5fa8', size: 50 }, encoding: { y, x: { field: 'rank', ...x } } },
+    ],
+  };
+}
+
+/** MLDS scale normalised to 0–1 (ψ/ψmax, MLDS's standard scale), with its bootstrap percentile CI. */
+export function specForMldsNormalized(scale: { level: number; normalized: number; normalizedCi95: Interval | null }[]): TopLevelSpec {
+  return specForMldsScale(
+    scale.map((s) => ({ level: s.level, value: s.normalized, ci95: s.normalizedCi95 })),
+    'MLDS scale normalised to 0–1 (ψ/ψmax, 95 % bootstrap CI)',
+    'ψ / ψmax',
+  );
 }

@@ -135,6 +135,12 @@ function resultsSection(report: AnyReport, tables: ReportTable[], figures: strin
   return `<section id="results"><h2>Results</h2>\n${figures}\n${tables.map(tableHtml).join('\n')}\n</section>`;
 }
 
+/** What the data cannot support, before anything else (empty when there is nothing to warn of). */
+function warningsSection(report: AnyReport): string {
+  if (report.warnings.length === 0) return '';
+  return `<section id="warnings" class="warnings"><h2>Warnings</h2>${list(report.warnings)}</section>`;
+}
+
 export function reportHtml(report: AnyReport, tables: ReportTable[], charts: RenderedChart[]): string {
   const title = `Glimpse report — ${report.protocol}`;
   const figures = charts.map((c) => `<figure>${c.svg}<figcaption>${escapeHtml(c.title)}</figcaption></figure>`).join('\n');
@@ -150,11 +156,13 @@ h1 { font-size: 1.6rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2
 table { border-collapse: collapse; font-size: 12.5px; } th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; } table.kv th { background: #f4f4f4; width: 18rem; }
 .scroll { overflow-x: auto; max-height: 32rem; overflow-y: auto; } .file, .note { color: #666; font-weight: normal; font-size: .9em; }
+.warnings { background: #fff4e5; border: 1px solid #e0a040; padding: 0 1rem .5rem; } .warnings h2 { border: 0; margin-top: 1rem; }
 figure { margin: 1.5rem 0; } figcaption { color: #555; font-size: .9em; } svg { max-width: 100%; height: auto; }
 </style>
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
+${warningsSection(report)}
 ${runSection(report)}
 ${observersSection(report)}
 ${resultsSection(report, tables, figures)}

@@ -1,5 +1,6 @@
 /** The report's tables: one CSV file each, and the tables of the HTML page. */
 import type { Interval } from '../stats.js';
+import type { PairedScaleRow } from '../paired/paired.js';
 import { isUnavailable, type AnyReport, type Report } from '../report-types.js';
 
 export type Cell = string | number | boolean | null;
@@ -13,6 +14,9 @@ export interface ReportTable {
 }
 
 const ci = (interval: Interval | null | undefined): [number | null, number | null] => (interval ? [interval[0], interval[1]] : [null, null]);
+
+const SCALE_COLUMNS = ['stimulus', 'jod', 'ci95_low', 'ci95_high', 'bt', 'bt_ci95_low', 'bt_ci95_high', 'rank', 'rank_ci95_low', 'rank_ci95_high', 'wins', 'comparisons'];
+const scaleRow = (s: PairedScaleRow): Cell[] => [s.stimulus, s.jod, ...ci(s.ci95), s.bt, ...ci(s.bt_ci95), s.rank, ...ci(s.rank_ci95), s.wins, s.comparisons];
 
 export function reportTables(report: AnyReport): ReportTable[] {
   const tables = isUnavailable(report) ? [] : familyTables(report);
@@ -66,6 +70,37 @@ function familyTables(report: Report): ReportTable[] {
           rows: report.conditions.map((c) => [c.condition, c.stimuli, c.n, c.mos, c.sd, c.se, ...ci(c.ci95), ...ci(c.ci95_t)]),
         });
       }
+      if (report.contents.length > 0) {
+        tables.push({
+          name: 'contents',
+          title: 'MOS per content and condition',
+          columns: ['content', 'condition', 'stimuli', 'n', 'mos', 'sd', 'se', 'ci95_low', 'ci95_high', 'ci95_t_low', 'ci95_t_high'],
+          rows: report.contents.map((c) => [c.content, c.condition, c.stimuli, c.n, c.mos, c.sd, c.se, ...ci(c.ci95), ...ci(c.ci95_t)]),
+        });
+      }
+      const sig = report.significance;
+      if (sig.pairs.length > 0) {
+        tables.push({
+          name: 'significance',
+          title: `Pairwise significance between ${sig.groupedBy === 'condition' ? 'conditions' : 'stimuli'}: ${sig.test}; ${sig.correction}`,
+          columns: ['a', 'b', 'mean_a', 'mean_b', 'difference', 't', 'df', 'p', 'p_holm', 'significant'],
+          rows: sig.pairs.map((q) => [q.a, q.b, q.meanA, q.meanB, q.difference, q.t, q.df, q.p, q.pHolm, q.significant]),
+        });
+      }
+      tables.push(
+        {
+          name: 'votes-distribution',
+          title: 'Distribution of the raw votes (all observers, before screening)',
+          columns: ['score', 'votes', 'share'],
+          rows: report.distribution.scores.map((d) => [d.score, d.votes, d.share]),
+        },
+        {
+          name: 'votes-per-stimulus',
+          title: 'Raw votes per stimulus and score',
+          columns: ['stimulus', ...report.distribution.scores.map((d) => `score_${d.score}`)],
+          rows: report.distribution.stimuli.map((d) => [d.stimulus, ...d.counts]),
+        },
+      );
       if (report.dmos) {
         tables.push({
           name: 'dmos',
@@ -107,9 +142,25 @@ function familyTables(report: Report): ReportTable[] {
         {
           name: 'scale',
           title: 'Scale: Thurstone (JOD) and Bradley–Terry',
-          columns: ['stimulus', 'jod', 'ci95_low', 'ci95_high', 'bt', 'bt_ci95_low', 'bt_ci95_high', 'wins', 'comparisons'],
-          rows: report.scale.map((s) => [s.stimulus, s.jod, ...ci(s.ci95), s.bt, ...ci(s.bt_ci95), s.wins, s.comparisons]),
+          columns: SCALE_COLUMNS,
+          rows: report.scale.map(scaleRow),
         },
+        ...(report.scenes.length > 0
+          ? [
+              {
+                name: 'scenes',
+                title: 'Scale per scene (each scene scaled on its own)',
+                columns: ['scene', ...SCALE_COLUMNS],
+                rows: report.scenes.flatMap((scene) => scene.scale.map((s) => [scene.scene, ...scaleRow(s)])),
+              },
+              {
+                name: 'scene-observers',
+                title: 'Observers per scene: leave-one-out outlier scores (pwcmp)',
+                columns: ['scene', 'observer', 'trials', 'pairs', 'loglik10_per_pair', 'dist_l', 'outlier'],
+                rows: report.scenes.flatMap((scene) => scene.observers.map((o) => [scene.scene, o.observer, o.trials, o.pairs, o.logLik10PerPair, o.distL, o.outlier])),
+              },
+            ]
+          : []),
         {
           name: 'pairs',
           title: 'Preference counts per pair',
@@ -135,8 +186,16 @@ function familyTables(report: Report): ReportTable[] {
         {
           name: 'scale',
           title: 'MLDS difference scale',
-          columns: ['level', 'value', 'normalized', 'se', 'bootstrap_sd', 'ci95_low', 'ci95_high', 'ci95_percentile_low', 'ci95_percentile_high'],
-          rows: report.scale.map((s) => [s.level, s.value, s.normalized, s.se, s.bootstrapSd, ...ci(s.ci95), ...ci(s.ci95Percentile)]),
+          columns: [
+            'level', 'value', 'normalized', 'normalized_ci95_low', 'normalized_ci95_high', 'se', 'bootstrap_sd', 'ci95_low', 'ci95_high', 'ci95_percentile_low', 'ci95_percentile_high',
+          ],
+          rows: report.scale.map((s) => [s.level, s.value, s.normalized, ...ci(s.normalizedCi95), s.se, s.bootstrapSd, ...ci(s.ci95), ...ci(s.ci95Percentile)]),
+        },
+        {
+          name: 'fit',
+          title: 'MLDS fit: log-likelihood and AIC',
+          columns: ['trials', 'observers', 'levels', 'log_likelihood', 'aic', 'iterations', 'converged', 'separated'],
+          rows: [[report.trials, report.observers, report.scale.length, report.logLik, report.aic, report.iterations, report.converged, report.separated]],
         },
       ];
     case 'bubble': {

@@ -106,7 +106,9 @@ describe('writeReport', () => {
     await writeReport(dir, await analyse(rating, options));
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     for (const text of ['What was run', 'Observers kept and why', 'BT.500', 'Seed', '2024-06-01T12:00:00.000Z', 'Timing', 'target: 7 of 6 frames']) expect(html).toContain(text);
-    expect(html.match(/<svg/g)?.length).toBe(4); // MOS, per condition, P.910 quality, bias × inconsistency
+    // MOS, per condition, content x, DMOS, vote distribution, P.910 quality, bias × inconsistency (one content: no
+    // chart of the conditions across contents)
+    expect(html.match(/<svg/g)?.length).toBe(7);
     const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(json.stimuli[0]).toMatchObject({ stimulus: EVIL, n: 4 });
     expect(json.observers[0]).toMatchObject({ observer: 'o1', rejected: { bt500: false } });

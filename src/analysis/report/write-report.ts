@@ -3,42 +3,95 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { csvLine, neutraliseFormula } from '../csv.js';
-import { isUnavailable, type AnyReport } from '../report-types.js';
+import { isUnavailable, type AnyReport, type Report } from '../report-types.js';
+import type { PairedResult, PairedScaleRow } from '../paired/paired.js';
 import {
   specForBiasInconsistency,
   specForBradleyTerry,
   specForCalibration,
+  specForConditionAcrossContents,
   specForConditionMos,
   specForConfusion,
+  specForDmos,
   specForHeatmap,
   specForJodScale,
+  specForMldsNormalized,
   specForMldsScale,
   specForMos,
   specForP910Quality,
+  specForRanking,
+  specForVoteDistribution,
 } from './charts.js';
 import { reportHtml, type RenderedChart } from './html.js';
 import { renderSvg } from './render-svg.js';
 import { reportTables, type Cell } from './tables.js';
 
+/** Per-content charts at most (each is an SVG in the page); the CSV tables hold every content. */
+export const MAX_CONTENT_CHARTS = 40;
+
+type Chart = { title: string; spec: TopLevelSpec };
+
+/** The scale's rows split by connected part of the comparison graph: each part on its own axis. */
+function partsOf(result: PairedResult): { label: string; rows: PairedScaleRow[] }[] {
+  if (result.parts.length <= 1) return [{ label: '', rows: result.scale }];
+  return result.parts.map((names, i) => ({
+    label: `, part ${i + 1} of ${result.parts.length} (not comparable with the other parts)`,
+    rows: names.map((name) => result.scale.find((r) => r.stimulus === name)!),
+  }));
+}
+
+function pairedCharts(result: PairedResult, where = ''): Chart[] {
+  const charts: Chart[] = [];
+  for (const { label, rows } of partsOf(result)) {
+    charts.push({ title: `Thurstone Case V scale in JOD with 95 % bootstrap CI${where}${label}.`, spec: specForJodScale(rows, `Thurstone scale in JOD (95 % bootstrap CI)${where}${label}`) });
+  }
+  return charts;
+}
+
+function ratingCharts(report: Extract<Report, { family: 'rating' }>): Chart[] {
+  const charts: Chart[] = [{ title: 'MOS per stimulus with 95 % CI, sorted.', spec: specForMos(report.stimuli) }];
+  if (report.conditions.length > 0) charts.push({ title: 'MOS per condition with 95 % CI.', spec: specForConditionMos(report.conditions) });
+  const contents = [...new Set(report.stimuli.map((s) => s.content).filter((c): c is string => c !== null))];
+  // Worth a chart only when some condition was applied to several contents.
+  const contentsPerCondition = new Map<string, number>();
+  for (const c of report.contents) if (c.condition !== null) contentsPerCondition.set(c.condition, (contentsPerCondition.get(c.condition) ?? 0) + 1);
+  if ([...contentsPerCondition.values()].some((n) => n > 1)) {
+    charts.push({ title: 'MOS per condition across contents: one line per content.', spec: specForConditionAcrossContents(report.contents) });
+  }
+  for (const content of contents.slice(0, MAX_CONTENT_CHARTS)) {
+    const stimuli = report.stimuli
+      .filter((s) => s.content === content)
+      .map((s) => ({ ...s, stimulus: s.condition === null ? s.stimulus : `${s.condition} — ${s.stimulus}` }));
+    charts.push({ title: `Content ${content}: MOS per stimulus (condition — stimulus) with 95 % CI.`, spec: specForMos(stimuli, `Content ${content}: MOS (95 % CI)`) });
+  }
+  if (report.dmos && report.dmos.length > 0) charts.push({ title: 'DMOS per stimulus (hidden references at 5) with 95 % CI.', spec: specForDmos(report.dmos) });
+  charts.push({ title: 'Distribution of the raw votes (all observers, before screening).', spec: specForVoteDistribution(report.distribution.scores) });
+  charts.push({ title: 'P.910 Annex E quality with 95 % CI.', spec: specForP910Quality(report.p910.stimuli) });
+  charts.push({ title: 'P.910 Annex E observer bias against inconsistency.', spec: specForBiasInconsistency(report.p910.observers) });
+  return charts;
+}
+
 /** The charts of a report, in page order. */
-export function chartSpecs(report: AnyReport): { title: string; spec: TopLevelSpec }[] {
+export function chartSpecs(report: AnyReport): Chart[] {
   if (isUnavailable(report)) return [];
   switch (report.family) {
-    case 'rating': {
-      const charts = [{ title: 'MOS per stimulus with 95 % CI, sorted.', spec: specForMos(report.stimuli) }];
-      if (report.conditions.length > 0) charts.push({ title: 'MOS per condition with 95 % CI.', spec: specForConditionMos(report.conditions) });
-      charts.push({ title: 'P.910 Annex E quality with 95 % CI.', spec: specForP910Quality(report.p910.stimuli) });
-      charts.push({ title: 'P.910 Annex E observer bias against inconsistency.', spec: specForBiasInconsistency(report.p910.observers) });
+    case 'rating':
+      return ratingCharts(report);
+    case 'paired': {
+      const charts = pairedCharts(report);
+      for (const { label, rows } of partsOf(report)) {
+        charts.push({ title: `Bradley–Terry scale with 95 % bootstrap CI${label}.`, spec: specForBradleyTerry(rows, `Bradley–Terry scale (logit, 95 % bootstrap CI)${label}`) });
+      }
+      charts.push({ title: 'Ranking plot: rank by JOD with its 95 % bootstrap interval.', spec: specForRanking(report.scale) });
+      for (const scene of report.scenes.slice(0, MAX_CONTENT_CHARTS)) charts.push(...pairedCharts(scene, `, scene ${scene.scene}`));
       return charts;
     }
-    case 'paired':
-      return [
-        { title: 'Thurstone Case V scale in JOD with 95 % bootstrap CI.', spec: specForJodScale(report.scale) },
-        { title: 'Bradley–Terry scale with 95 % bootstrap CI.', spec: specForBradleyTerry(report.scale) },
-      ];
     case 'mlds':
     case 'triplet':
-      return [{ title: 'MLDS difference scale with 95 % CI.', spec: specForMldsScale(report.scale) }];
+      return [
+        { title: 'MLDS difference scale with 95 % CI.', spec: specForMldsScale(report.scale) },
+        { title: 'MLDS scale normalised to 0–1 (ψ/ψmax) with 95 % bootstrap CI.', spec: specForMldsNormalized(report.scale) },
+      ];
     case 'bubble':
       return report.media.map((m) => ({
         title: `Dwell heatmap of ${m.stimulus}, media ${m.media}; the cross marks the peak.`,

@@ -28,16 +28,19 @@ export const singleSource = (spec: GenericStimulusSpec): string => spec.source ?
 /**
  * A pair comparison: the two options in study order (A, B; a stacked pair of videos counts as one option 'A+B'
  * against 'C+D'), and the one chosen. The value 0 means the option shown first/left, which is B when reversed.
+ * The scene is the media's declared `content` (mediaAttributes), so each content is scaled on its own too.
  */
 export const pairedAnalysis: AnalysisAdapter<GenericStimulusSpec> = {
   family: 'paired',
-  vote({ spec, value }) {
+  vote({ spec, value, attributes }) {
     const stacked = spec.sourceC !== undefined && spec.sourceD !== undefined;
     const a = stacked ? `${spec.sourceA}+${spec.sourceB}` : spec.sourceA!;
     const b = stacked ? `${spec.sourceC}+${spec.sourceD}` : spec.sourceB!;
     const shownFirst = spec.reversed ? b : a;
     const shownSecond = spec.reversed ? a : b;
-    return { a, b, winner: value === 0 ? shownFirst : shownSecond };
+    // The scene is the declared content of the media compared (pwcmp's `scene`); sourceA's when they differ.
+    const scene = attributes(spec.sourceA!).content ?? attributes((spec.sourceC ?? spec.sourceB)!).content ?? null;
+    return { a, b, winner: value === 0 ? shownFirst : shownSecond, scene };
   },
 };
 

@@ -11,7 +11,7 @@ import type { Storage } from '../storage/types.js';
  * report (the protocol's analysis adapter: ACR on the 5 = Excellent scale, reversed displays undone):
  * - `p910`: the P.910 crowd toolkit's votes per clip: clip, n, MOS, std (n − 1), 95%CI (1.96·std/√n);
  * - `pairs`: one row per comparison, pwcmp's columns (observer, session, scene, condition_A, condition_B,
- *   is_A_selected), which choix and BradleyTerry2 read as well;
+ *   is_A_selected; scene = the media's declared `content`), which choix and BradleyTerry2 read as well;
  * - `mlds`: the R package MLDS's data frame, resp then S1..S4 (triads S1..S3) as ranks of the sorted levels.
  * Text cells (clip and condition names from the study file, observer ids) that begin with `=`, `+`, `-`, `@`, tab
  * or CR get a leading `'` (OWASP CSV injection; numbers stay numbers), unless `raw`: these tools read the files
@@ -73,7 +73,7 @@ async function writePairs(votes: AsyncIterable<PairedVote>, write: Write): Promi
   await write(['observer', 'session', 'scene', 'condition_A', 'condition_B', 'is_A_selected']);
   let rows = 0;
   for await (const v of votes) {
-    await write([v.observer, v.observer, '', v.a, v.b, v.winner === v.a ? 1 : 0]);
+    await write([v.observer, v.observer, v.scene ?? '', v.a, v.b, v.winner === v.a ? 1 : 0]);
     rows++;
   }
   return rows;
