@@ -11,7 +11,8 @@ import { parseCsv } from '../../testkit/csv.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { sessionLogsOf, timingEnvelopeOf } from '../../testkit/participants.js';
 import { countRows, getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
-import { jobFields, writeStudy } from '../../testkit/studies.js';
+import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
+import { jobFields, studyOf, writeStudy } from '../../testkit/studies.js';
 
 /**
  * Quality control (issue 12) on both databases: check declarations at import, verdicts stored when a session
@@ -338,6 +339,27 @@ describeEachDialect('quality control', (dialect) => {
     expect((await cli(['report', 'qc-report', '--out', keptOut, '--resamples', '0', '--include', 'rejected'])).code).toBe(0);
     expect(JSON.parse(await readFile(join(keptOut, 'report.json'), 'utf8')).votes.observers).toBe(4);
     expect((await cli(['report', 'qc-report', '--out', keptOut, '--include', 'everyone'])).err).toContain('--include takes rejected, excluded or all; got everyone');
+  });
+
+  it('the bubble report analyses its completed sessions: a display that dropped frames but kept its exposure is included', async () => {
+    await ctx().importStudy(await writeStudy(studyOf('bubble', { id: 'qc-bubble', playlists: 1, perPlaylist: 1 })));
+    const mouse = { mediaA: [{ x: 1, y: 2, t: 3, vt: 0 }, { x: 4, y: 5, t: 60, vt: 0 }], mediaB: [{ x: 7, y: 8, t: 9, vt: 0 }] };
+    // A 7-second display (420 frames) shown exactly, with the 9 late frames a software renderer drops.
+    const timing = timingEnvelopeOf({ step: { label: 'A', requestedFrames: 420, shownFrames: 420, droppedFrames: 9 } });
+    const take = async (pid: string, complete: boolean) => {
+      const p = json<PlaylistResponse<BubblePlaylistStimulus>>(await getPlaylist(ctx().app, '/api/getbubble/qc-bubble', `ft=1&platform=prolific&PROLIFIC_PID=${pid}`));
+      const body = { stimuli_id: p.stimulis[0]!.stimuli_id, session_id: p.session_id, session_token: p.sessionToken, mouse_logs: mouse, screening_no: 1, logs: null, timing };
+      expect((await postJson(ctx().app, '/api/bubblescreenings/', body)).statusCode).toBe(201);
+      if (complete) expect((await ctx().app.inject(`/api/sessions/token/${p.sessionToken}`)).statusCode).toBe(200);
+      return p.session_id!;
+    };
+    const completed = [await take('BB1', true), await take('BB2', true)];
+    await take('BB3', false);
+    for (const id of completed) expect(await verdictOf(id)).toMatchObject({ accepted: 1, included: 1 });
+    const report = await jobReport(ctx().storage, 'qc-bubble', { mediaDir: ctx().mediaDir, resamples: 0 });
+    expect(report.quality!.sessions).toMatchObject({ completed: 2, approved: 2, included: 2, excluded: 0, incomplete: 1, kept: 3 });
+    expect(report.votes.observers).toBe(3);
+    expect(report.quality!.observers.filter((o) => o.inReport && o.payment === 'approve').map((o) => Number(o.observer))).toEqual(completed);
   });
 
   it('a report with every session rejected still answers: what is missing, who was left out and how to keep them', async () => {

@@ -103,12 +103,12 @@ export async function jobAnalysisInput(storage: Storage, jobId: string, options:
         shownMs: { A: shownMs(envelope, 'A'), B: shownMs(envelope, 'B') },
         rating: ratingOfPlay.get(`${s.session_id}:${s.stimulus_id}:${s.screening_no}`) ?? null,
       };
-      return adapter.screenings(answer).map((vote) => ({ ...vote, observer: String(s.session_id), flagged: isFlagged }));
+      return studyError(() => adapter.screenings(answer)).map((vote) => ({ ...vote, observer: String(s.session_id), flagged: isFlagged }));
     });
     input = { ...common, family: 'bubble', votes, timing, images: await mediaImages(options.mediaDir, jobId, media.keys()) };
   } else {
     const votes = mapDefined(ratings(), (r: RatingRow) => ({
-      ...adapter.vote({ stimulusId: r.stimulus_id, spec: stimuli.get(r.stimulus_id)!.spec, value: r.value, attributes }),
+      ...studyError(() => adapter.vote({ stimulusId: r.stimulus_id, spec: stimuli.get(r.stimulus_id)!.spec, value: r.value, attributes })),
       observer: String(r.session_id),
       flagged: flagged(r, parseTiming(r.timing, r.logs)),
     }));
@@ -136,7 +136,8 @@ export async function jobReport(storage: Storage, jobId: string, options: JobRep
     return await analyse(input, options);
   } catch (error) {
     // Too few answers (or stimuli) for the family's methods: the report says what is missing instead of failing.
-    if (error instanceof RangeError) throw error;
+    // A study the protocol cannot read (a media without its MLDS level) or a bad option still fails.
+    if (error instanceof JobReportError || error instanceof RangeError) throw error;
     return unavailableReport(input, options, (error as Error).message);
   }
 }
@@ -151,6 +152,15 @@ async function mediaImages(mediaDir: string, jobId: string, paths: Iterable<stri
     if (bytes) images.set(path, { bytes: new Uint8Array(bytes), mimeType: type.mime });
   }
   return (stimulus) => images.get(stimulus) ?? null;
+}
+
+/** An answer the protocol's adapter cannot read says what the study lacks (e.g. a media without its level). */
+function studyError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new JobReportError((error as Error).message);
+  }
 }
 
 const isCheckStimulus = (spec: string) => (JSON.parse(spec) as { check?: unknown }).check !== undefined;
