@@ -22,7 +22,8 @@ const USAGE = `Usage: npm run cli -- <command>
   import [--replace] <study.json>...         load or update jobs, copy their media into MEDIA_DIR (all or nothing);
                                              --replace lets a file replace a job another file (or protocol) made
   export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs|presentations] [--out FILE] [--raw]
-                                             long format, one row per answer; json = JSON Lines
+         [--include-preview]                 long format, one row per answer; json = JSON Lines; the researchers'
+                                             console previews only with --include-preview (session_preview = 1)
   export <jobId> --format p910|pairs|mlds [--out FILE] [--include-rejected] [--raw]
                                              for other tools: P.910 toolkit votes per clip, pwcmp/choix/BradleyTerry2
                                              comparisons, the R MLDS data frame (without the sessions quality
@@ -113,7 +114,7 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' }, 'include-rejected': { type: 'boolean' }, raw: { type: 'boolean' } },
+    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' }, 'include-rejected': { type: 'boolean' }, raw: { type: 'boolean' }, 'include-preview': { type: 'boolean' } },
   });
   const [jobId] = positionals;
   if (!jobId || positionals.length > 1) return fail(USAGE);
@@ -126,7 +127,7 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
   try {
     rows = analysisFormat
       ? await exportAnalysisFormat(storage, jobId, values.format as AnalysisFormat, out, { mediaDir, includeRejected: values['include-rejected'], raw: values.raw })
-      : await exportJob(storage, jobId, { table: values.table as ExportTable, format: values.format as ExportFormat, out, raw: values.raw });
+      : await exportJob(storage, jobId, { table: values.table as ExportTable, format: values.format as ExportFormat, out, raw: values.raw, includePreview: values['include-preview'] });
   } catch (error) {
     // A job of another family, a media without its MLDS level: say what, exit 1.
     if (values.out) out.end();

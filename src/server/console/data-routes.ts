@@ -1,14 +1,15 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { chartSpecs, csvLine, reportJson, writeReport } from '../../analysis/index.js';
-import { ANALYSIS_FORMATS, exportAnalysisFormat, type AnalysisFormat } from '../export/analysis-formats.js';
+import { ANALYSIS_FORMATS, analysisFormatsOf, exportAnalysisFormat, type AnalysisFormat } from '../export/analysis-formats.js';
+import { protocolOf } from '../../protocols/registry.js';
 import { EXPORT_TABLES, exportJob, type ExportTable } from '../export/export.js';
 import { HttpError } from '../errors.js';
 import { DECISION_PLATFORMS, platformDecisions, type DecisionPlatform } from '../quality/decisions.js';
@@ -16,7 +17,7 @@ import { screenJob } from '../quality/screening.js';
 import { JobReportError, jobReport } from '../report/job-report.js';
 import { rowsOfJob } from '../storage/console-reads.js';
 import { findJob } from '../storage/jobs.js';
-import { decisionRows } from '../storage/quality.js';
+import { decisionRows, jobVerdicts } from '../storage/quality.js';
 import { grantRole } from '../storage/users.js';
 import { importStudy, StudyConflictError } from '../study/import.js';
 import { StudyValidationError } from '../study/validate.js';
@@ -35,6 +36,7 @@ const ExportQuery = Type.Object(
     table: Type.Optional(Type.Union(EXPORT_TABLES.map((t) => Type.Literal(t)))),
     format: Type.Optional(Type.Union(['csv', 'json', ...ANALYSIS_FORMATS].map((f) => Type.Literal(f)))),
     raw: Type.Optional(Type.Literal('1')),
+    preview: Type.Optional(Type.Literal('1')),
   },
   { additionalProperties: false },
 );
@@ -69,8 +71,12 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
         if (report.status === 'created') await grantRole(app.storage, report.jobId, user.id, 'owner');
         return report;
       } catch (error) {
-        if (error instanceof StudyValidationError) throw new HttpError(400, 'STUDY_INVALID', `${error.problems.length} problem(s) in study.json`, { details: error.problems });
-        if (error instanceof StudyConflictError) throw new HttpError(409, 'STUDY_CONFLICT', error.message);
+        // The researcher sees the names inside their archive, never where the server unpacked it.
+        const relative = await pathHider(join(folder, 'study'));
+        if (error instanceof StudyValidationError) {
+          throw new HttpError(400, 'STUDY_INVALID', `${error.problems.length} problem(s) in study.json`, { details: error.problems.map((p) => ({ path: p.path, message: relative(p.message) })) });
+        }
+        if (error instanceof StudyConflictError) throw new HttpError(409, 'STUDY_CONFLICT', relative(error.message));
         throw error;
       }
     } finally {
@@ -78,20 +84,27 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
     }
   });
 
-  app.get<{ Params: { id: string }; Querystring: { table?: ExportTable; format?: string; raw?: '1' } }>(
+  app.get<{ Params: { id: string }; Querystring: { table?: ExportTable; format?: string; raw?: '1'; preview?: '1' } }>(
     '/console/api/jobs/:id/export',
     { schema: { params: JobParams, querystring: ExportQuery } },
     async (request, reply) => {
       await requireRole(app, request, request.params.id, 'owner');
-      const { table = 'ratings', format = 'csv', raw } = request.query;
+      const { table = 'ratings', format = 'csv', raw, preview } = request.query;
       const analysis = (ANALYSIS_FORMATS as readonly string[]).includes(format);
+      // A format for another family is refused before anything is streamed (the page offers only those that fit).
+      const job = await findJob(app.storage, request.params.id);
+      if (!job) throw new HttpError(404, 'NOT_FOUND', `no job ${request.params.id}`);
+      const family = protocolOf(job.protocol, app.protocols)?.analysis.family;
+      if (analysis && (!family || !analysisFormatsOf(family).includes(format as AnalysisFormat))) {
+        throw new HttpError(400, 'FORMAT_NOT_FOR_PROTOCOL', `${format} is not a format of ${family ?? 'this'} protocols; it fits ${ANALYSIS_FORMATS.filter((f) => family && analysisFormatsOf(family).includes(f)).join(', ') || 'none'}`);
+      }
       const out = new PassThrough();
       const rows = analysis ? null : await exportRowCount(app, request.params.id, table);
       attachment(reply, `${request.params.id}-${analysis ? format : table}.${format === 'json' ? 'jsonl' : 'csv'}`, format === 'json' ? 'application/x-ndjson' : 'text/csv; charset=utf-8');
       if (rows !== null) reply.header('x-total-rows', String(rows));
       const work = analysis
         ? exportAnalysisFormat(app.storage, request.params.id, format as AnalysisFormat, out, { mediaDir: opts.mediaDir, protocols: app.protocols, raw: raw === '1' })
-        : exportJob(app.storage, request.params.id, { table, format: format as 'csv' | 'json', out, protocols: app.protocols, raw: raw === '1' });
+        : exportJob(app.storage, request.params.id, { table, format: format as 'csv' | 'json', out, protocols: app.protocols, raw: raw === '1', includePreview: preview === '1' });
       work.then(
         () => out.end(),
         (error: unknown) => out.destroy(error as Error),
@@ -102,8 +115,22 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
 
   app.post<{ Params: { id: string } }>('/console/api/jobs/:id/screen', { schema: { params: JobParams } }, async (request) => {
     await requireRole(app, request, request.params.id, 'owner');
+    // What judging again changed (README "Console"): the verdicts before, against those now.
+    const before = await jobVerdicts(app.storage, request.params.id);
     const screened = await screenJob(app.storage, request.params.id, app.protocols);
-    return { sessions: screened.length, accepted: screened.filter((s) => s.verdict.accepted).length };
+    const word = (accepted: boolean) => (accepted ? 'accepted' : 'rejected');
+    const changed = screened
+      .filter((s) => before.has(s.sessionId) && before.get(s.sessionId)!.accepted !== s.verdict.accepted)
+      .map((s) => ({ sessionId: s.sessionId, before: word(before.get(s.sessionId)!.accepted), after: word(s.verdict.accepted) }));
+    const newlyJudged = screened.filter((s) => !before.has(s.sessionId)).length;
+    return {
+      sessions: screened.length,
+      accepted: screened.filter((s) => s.verdict.accepted).length,
+      rejected: screened.filter((s) => !s.verdict.accepted).length,
+      newlyJudged,
+      changed,
+      unchanged: screened.length - newlyJudged - changed.length,
+    };
   });
 
   app.get<{ Params: { id: string; platform: DecisionPlatform } }>(
@@ -165,4 +192,10 @@ const STORED_TABLES: Partial<Record<ExportTable, 'ratings' | 'screenings' | 'ses
 async function exportRowCount(app: FastifyInstance, jobId: string, table: ExportTable): Promise<number> {
   const stored = STORED_TABLES[table];
   return stored ? rowsOfJob(app.storage, jobId, stored) : -1;
+}
+
+/** Rewrites a message's paths under the unpacked study folder (as given and as resolved) relative to it. */
+async function pathHider(studyDir: string): Promise<(text: string) => string> {
+  const roots = [...new Set([studyDir, await realpath(studyDir).catch(() => studyDir)])].sort((a, b) => b.length - a.length);
+  return (text) => roots.reduce((t, root) => t.split(`${root}${sep}`).join('').split(root).join('.'), text);
 }

@@ -23,6 +23,9 @@ export type AnalysisFormat = (typeof ANALYSIS_FORMATS)[number];
 
 const FAMILIES: Record<AnalysisFormat, ReadonlyArray<AnalysisInput['family']>> = { p910: ['rating'], pairs: ['paired'], mlds: ['mlds', 'triplet'] };
 
+/** The analysis formats that fit a family of protocols (p910 for ratings, pairs for comparisons, mlds for MLDS). */
+export const analysisFormatsOf = (family: AnalysisInput['family']): AnalysisFormat[] => ANALYSIS_FORMATS.filter((f) => FAMILIES[f].includes(family));
+
 export async function exportAnalysisFormat(
   storage: Storage,
   jobId: string,

@@ -59,6 +59,8 @@ export interface SessionsTable {
   created_at: string;
   completed_at: string | null;
   verification_code: string | null;
+  /** 1: a researcher's preview (README "Console"), kept out of balancing, statistics and exports. */
+  preview: Generated<number>;
 }
 
 /** Who the participant is on their platform; kept apart from the answers. */
@@ -207,6 +209,14 @@ export interface ConsoleSessionsTable {
   expires_at: string;
 }
 
+/** A preview link of a job (the token's SHA-256), valid until expires_at. */
+export interface PreviewLinksTable {
+  token_hash: string;
+  job_id: string;
+  user_id: number;
+  expires_at: string;
+}
+
 /** owner: everything; viewer: reads, without platform ids. */
 export interface JobRolesTable {
   job_id: string;
@@ -232,6 +242,7 @@ export interface Database {
   users: UsersTable;
   console_sessions: ConsoleSessionsTable;
   job_roles: JobRolesTable;
+  preview_links: PreviewLinksTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useConsole, type JobStats } from './context.js';
+import { fill } from './strings.js';
 import { VegaChart } from './VegaChart.js';
 
 /** The live overview of a study: counters, progress per playlist, completions, drop-out, timing and screening. */
@@ -78,6 +79,7 @@ export function Overview({ stats }: { stats: JobStats }) {
       <div className="columns">
         <div>
           <h3>{t.dropOut}</h3>
+          <p className="muted">{t.dropOutNote}</p>
           {stats.dropOut.length === 0 ? (
             <p>{t.none}</p>
           ) : (
@@ -91,8 +93,8 @@ export function Overview({ stats }: { stats: JobStats }) {
               </thead>
               <tbody>
                 {stats.dropOut.map((d) => (
-                  <tr key={d.phase}>
-                    <td>{d.phase}</td>
+                  <tr key={`${d.phase}:${d.stimulus ?? ''}:${d.detail ?? ''}`}>
+                    <td>{fill(t.phases[d.phase] ?? d.phase, { n: d.stimulus ?? '', detail: d.detail ?? '' })}</td>
                     <td>{d.sessions}</td>
                   </tr>
                 ))}
@@ -120,7 +122,7 @@ export function Overview({ stats }: { stats: JobStats }) {
                 .filter((r) => r.passed + r.failed > 0)
                 .map((r) => (
                   <tr key={r.rule}>
-                    <td>{r.rule}</td>
+                    <td>{t.ruleNames[r.rule] ?? r.rule}</td>
                     <td>{r.passed}</td>
                     <td>{r.failed}</td>
                   </tr>
