@@ -26,6 +26,8 @@ export interface StartOptions {
   /** Key of signed playlist links (default: env LINK_SECRET). */
   linkSecret?: string | null;
   logger?: boolean;
+  /** Send the web build's brotli/gzip copies (default true; bench:timing turns it off for its baseline). */
+  precompressedWeb?: boolean;
 }
 
 export interface RunningServer {
@@ -59,6 +61,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       publicUrl: process.env.PUBLIC_URL || null,
       requestTimeoutMs: env.requestTimeoutMs,
       logger: opts.logger ?? false,
+      precompressedWeb: opts.precompressedWeb,
     });
     await warmConsentPdf();
     await app.listen({ host, port: opts.port ?? env.port });
