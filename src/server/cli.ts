@@ -11,7 +11,7 @@ import { configFromEnv } from './config.js';
 import { ANALYSIS_FORMATS, exportAnalysisFormat, type AnalysisFormat } from './export/analysis-formats.js';
 import { EXPORT_TABLES, exportJob, type ExportFormat, type ExportTable } from './export/export.js';
 import { protocolOf } from '../protocols/registry.js';
-import { playlistSignature } from './playlist-links.js';
+import { participantLinks, playlistSignature, reachableBase } from './playlist-links.js';
 import { findJob, jobPlaylists, jobSummaries } from './storage/jobs.js';
 import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/types.js';
@@ -43,7 +43,8 @@ const COMMANDS = ['import', 'export', 'list', 'link', 'report', 'screen', 'decis
 /** Base of the participant links printed after an import. */
 export function publicUrl(env: NodeJS.ProcessEnv = process.env): string {
   const config = configFromEnv(env);
-  return (env.PUBLIC_URL || `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+  // PUBLIC_URL when set (a proxy, a domain); else where the server of this environment (HOST, PORT) listens.
+  return (env.PUBLIC_URL || reachableBase(config.host, config.port)).replace(/\/+$/, '');
 }
 
 /** Runs one CLI command; resolves with the exit code. Output goes to the given streams (tests capture them). */
@@ -84,7 +85,11 @@ async function importCommand(storage: Storage, args: string[], mediaDir: string,
     try {
       const r = await importStudy(storage, file, mediaDir, { replace: values.replace });
       say(`${r.status} job ${r.jobId} (${r.protocol}): ${r.playlists} playlists, ${r.stimuli} stimuli, ${r.mediaCopied} media files copied`);
+      const links = participantLinks(publicUrl(), r.route, r.jobId);
       say(`participant link: ${publicUrl()}/${r.route}/${r.jobId}`);
+      say(`  Prolific: ${links.prolific}`);
+      say(`  MTurk:    ${links.mturk}`);
+      say(`  lab (French): ${links.lab}`);
     } catch (error) {
       if (!(error instanceof StudyValidationError || error instanceof StudyConflictError)) throw error;
       code = fail(`import of ${file} refused: ${error.message}`);

@@ -1,5 +1,8 @@
-import { dirname } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startServer, startupLines } from '../../src/server/start.js';
 import { cli, useCliEnvironment } from '../../testkit/cli.js';
 import { addUser, multipartBody, signIn, zipFolder, type ConsoleClient } from '../../testkit/console.js';
 import { describeEachDialect } from '../../testkit/databases.js';
@@ -120,6 +123,38 @@ describeEachDialect('console: a study from draft to payment', (dialect) => {
       // LIKE's wildcards are only text here.
       expect(await found('%')).toEqual([]);
       expect(await found('_')).toEqual([]);
+    });
+  });
+
+  describe('first run', () => {
+    it('`cli import` prints each platform\'s link, on PUBLIC_URL, else on the server\'s port', async () => {
+      const withPublicUrl = await cli(['import', PAIR_STUDY]);
+      expect(withPublicUrl.out).toContain('  Prolific: https://glimpse.example.org/pvid/fixture-pair?platform=prolific&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}\n');
+      expect(withPublicUrl.out).toContain('  MTurk:    https://glimpse.example.org/pvid/fixture-pair?platform=mturk\n');
+      expect(withPublicUrl.out).toContain('  lab (French): https://glimpse.example.org/pvid/fixture-pair?platform=nantes&email=\n');
+      delete process.env.PUBLIC_URL;
+      process.env.HOST = '0.0.0.0';
+      process.env.PORT = '9123';
+      expect((await cli(['import', PAIR_STUDY])).out).toContain('participant link: http://127.0.0.1:9123/pvid/fixture-pair\n');
+    });
+
+    it('`npm start` prints the console, how to make its first account, and a lab (French) link', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'glimpse-start-'));
+      const server = await startServer({ port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'start.db'), mediaDir: join(dir, 'media'), webDir: join(dir, 'web'), studies: [PAIR_STUDY] });
+      try {
+        const base = server.url;
+        expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const lines = await startupLines(server, null);
+        expect(lines).toEqual(expect.arrayContaining([`Researcher console: ${base}/console`, '    npm run cli -- user add you@example.org', `Lab participant (French wording): ${base}/pvid/fixture-pair?platform=nantes`]));
+        expect(lines.some((l) => l.endsWith(`${base}/pvid/fixture-pair`))).toBe(true);
+        await addUser(server.storage, 'lead@lab.example');
+        const afterAccount = await startupLines(server, 'https://studies.example.org/');
+        expect(afterAccount).toContain('Researcher console: https://studies.example.org/console');
+        expect(afterAccount.join('\n')).not.toContain('user add');
+      } finally {
+        await server.close();
+        await rm(dir, { recursive: true, force: true });
+      }
     });
   });
 

@@ -9,6 +9,7 @@ import { jobsOfUser, setJobStatus, type JobRole } from '../storage/users.js';
 import { withdraw } from '../storage/withdrawals.js';
 import { analysisFormatsOf } from '../export/analysis-formats.js';
 import { createPreviewLink } from '../storage/previews.js';
+import { participantLinks } from '../playlist-links.js';
 import { requireRole } from './auth.js';
 import { jobStats, type JobStats } from './stats.js';
 
@@ -32,16 +33,6 @@ const ParticipantsQuery = Type.Object(
 
 /** How often the live page's statistics are read again (any node answers from the database). */
 export const LIVE_INTERVAL_MS = 2000;
-
-/** The participant links of a job, per platform, with the placeholders each platform fills in. */
-function participantLinks(publicUrl: string, route: string, jobId: string) {
-  const base = `${publicUrl}/${route}/${jobId}`;
-  return {
-    prolific: `${base}?platform=prolific&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`,
-    mturk: `${base}?platform=mturk`,
-    lab: `${base}?platform=nantes&email=`,
-  };
-}
 
 /** A researcher's preview links (README "Console"): the study as a Prolific (English) or a lab (French) participant. */
 function previewLinks(publicUrl: string, route: string, jobId: string, token: string) {

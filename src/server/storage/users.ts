@@ -113,3 +113,8 @@ export async function jobStatus(storage: Storage, jobId: string): Promise<JobSta
   const row = await storage.db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirst();
   return row?.status ?? null;
 }
+
+/** How many console accounts exist (npm start says how to create the first). */
+export async function userCount(storage: Storage): Promise<number> {
+  return Number((await storage.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
