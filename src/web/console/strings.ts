@@ -130,7 +130,7 @@ const en = {
   previewLab: 'as a lab participant (French)',
   previewMark: 'preview',
   previewInclude: 'Include the previews in the exports',
-  rescreened: 'Judged {sessions} sessions: {accepted} accepted, {rejected} rejected. {newly} judged for the first time, {unchanged} unchanged, {changed} changed.',
+  rescreened: 'Sessions judged: {sessions} ({accepted} accepted, {rejected} rejected). Judged for the first time: {newly}; unchanged: {unchanged}; changed: {changed}.',
   rescreenChange: 'Session {id}: {before} → {after}',
 };
 
@@ -264,7 +264,7 @@ const fr: ConsoleStrings = {
   previewLab: 'comme participant du laboratoire (français)',
   previewMark: 'aperçu',
   previewInclude: 'Inclure les aperçus dans les exports',
-  rescreened: '{sessions} sessions jugées : {accepted} acceptées, {rejected} rejetées. {newly} jugées pour la première fois, {unchanged} inchangées, {changed} modifiées.',
+  rescreened: 'Sessions jugées : {sessions} ({accepted} acceptées, {rejected} rejetées). Jugées pour la première fois : {newly} ; inchangées : {unchanged} ; modifiées : {changed}.',
   rescreenChange: 'Session {id} : {before} → {after}',
 };
 
