@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { precompress } from './scripts/vite-precompress.js';
 
 // One source for the app version (SPEC §7 compares it with /meta.json's): package.json, injected into the bundle.
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 // The web app builds to dist/web; the Fastify server serves it (index.html for every non-API route).
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies of the built files, served as they are (src/server/plugins/web-app.ts).
+  plugins: [react(), precompress()],
   define: { __APP_VERSION__: JSON.stringify(version) },
   publicDir: 'public',
   build: {

@@ -32,8 +32,11 @@ interface ChunkInfo {
   modules?: Record<string, unknown>;
 }
 
+/** Where the scratch build goes (transfer.ts serves it). */
+export const benchWebDir = (repoRoot: string) => path.join(repoRoot, '.tmp/bench-timing-web');
+
 export async function measureInitialJs(repoRoot: string): Promise<BundleFigures> {
-  const outDir = path.join(repoRoot, '.tmp/bench-timing-web');
+  const outDir = benchWebDir(repoRoot);
   let output: ChunkInfo[];
   try {
     const result = await build({

@@ -2,7 +2,9 @@
  * `npm run bench:timing [-- --quick]`: presentation timing of the real Stage in headless Chromium (SwiftShader),
  * against a setTimeout-timed DOM baseline (jsPsych style) in the same page and the same run, plus long-task
  * detection and the initial JS size of the app. Writes bench/results/timing.json and prints a markdown table.
- * Default: 200 presentations per condition (about 10 minutes); --quick: 20.
+ * Default: 200 presentations per condition (about 10 minutes); --quick: 20. Also what goes over the wire before a
+ * participant's first screen, compressed and not (transfer.ts); --transfer-only measures that alone (the build and
+ * the transfer) into bench/results/transfer.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { baselineFigures, longTaskFigures, round, stageFigures } from './analysis';
 import type { ConditionFigures } from './analysis';
 import { openBenchPage } from './benchPage';
-import { measureInitialJs } from './bundleSize';
+import { benchWebDir, measureInitialJs } from './bundleSize';
+import { measureTransfer, type TransferFigures } from './transfer';
 import type { LongTaskPlan } from './conditions';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,6 +33,16 @@ async function main(): Promise<void> {
 
   log('building the app to measure its initial JS');
   const bundle = await measureInitialJs(repoRoot);
+  log('serving the build: bytes transferred before the first screen, compressed and plain');
+  const transfer = await measureTransfer(repoRoot, benchWebDir(repoRoot));
+  log(transferLine(transfer));
+  if (process.argv.includes('--transfer-only')) {
+    mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+    const only = { date: new Date().toISOString(), loadAverageAtStart: loadAtStart, initialJs: bundle, transfer };
+    writeFileSync(path.join(repoRoot, 'bench/results/transfer.json'), `${JSON.stringify(only, null, 2)}\n`);
+    console.log(transferLine(transfer));
+    return;
+  }
 
   log('building and opening the bench page');
   const bench = await openBenchPage();
@@ -96,6 +109,7 @@ async function main(): Promise<void> {
       baselineRatios: ratios,
       longTasks: { presentations: LONG_TASK_PRESENTATIONS, requestedMs: longMs, ...longTasks, stage: longTaskStage },
       initialJs: bundle,
+      transfer,
       runtimeS: Math.round((Date.now() - started) / 1000),
     };
     mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
@@ -113,6 +127,7 @@ function markdown(r: {
   baselineRatios: Array<Record<string, number>>;
   longTasks: { injected: number; detected: number; stage: ConditionFigures; tasks: Array<{ busyMs: number; endMs: number; startMs: number; detected: boolean; dropIntervalMs: number | null }> };
   initialJs: Awaited<ReturnType<typeof measureInitialJs>>;
+  transfer: TransferFigures;
 }): string {
   const s = (x: { mean: number; sd: number; min: number; max: number }) => `${x.mean} / ${x.sd} / ${x.min} / ${x.max}`;
   const hist = (h: Record<string, number>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join(', ');
@@ -138,8 +153,16 @@ function markdown(r: {
     r.initialJs.ok
       ? `Initial JS (gzip -9, eager scripts of index.html): ${r.initialJs.eagerGzipKB} KB (target < ${r.initialJs.targetKB} KB: ${r.initialJs.withinTarget ? 'met' : 'NOT met'}); PixiJS in eager chunks: ${r.initialJs.pixiInEagerChunks ? 'YES' : 'no'} (Pixi in ${r.initialJs.pixiChunks.join(', ') || 'no chunk'}); all JS ${r.initialJs.totalJsGzipKB} KB.`
       : `Initial JS: not measured, the app build failed: ${r.initialJs.error}`,
+    '',
+    transferLine(r.transfer),
   ];
   return lines.join('\n');
+}
+
+function transferLine(t: TransferFigures): string {
+  if (!t.ok) return `Transferred before the first screen: not measured (${t.error}).`;
+  const enc = (e: Record<string, number>) => Object.entries(e).map(([k, v]) => `${k} ${v}`).join(', ');
+  return `Transferred before the first screen (${t.page}, empty cache, headers included): ${t.compressed.kb} KB in ${t.compressed.requests} responses (${enc(t.compressed.encodings)}), against ${t.plain.kb} KB served plain (${enc(t.plain.encodings)}) in the same run: ${(t.ratio * 100).toFixed(1)}%.`;
 }
 
 main().catch((error: unknown) => {

@@ -41,6 +41,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Whole-request timeout, ms (a slow client is cut off; default 120 s). */
   requestTimeoutMs?: number;
+  /** Send the build's brotli/gzip copies of the web files (default); false serves them plain (bench:timing's baseline). */
+  precompressedWeb?: boolean;
   /** A connection idle this long is closed, ms (default 60 s). */
   idleTimeoutMs?: number;
   /** Base of participant links shown in the console (default: the request's host). */
@@ -152,7 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
     await scope.register(consoleDataRoutes, { mediaDir: opts.mediaDir, uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...opts.uploadLimits } });
   });
-  await registerWebApp(app, { webDir: opts.webDir, mediaBaseUrl, acuityBypass: opts.acuityBypass ?? null });
+  await registerWebApp(app, { webDir: opts.webDir, mediaBaseUrl, acuityBypass: opts.acuityBypass ?? null, precompressed: opts.precompressedWeb });
   // Same origin always serves /resmedias; a path-only MEDIA_BASE_URL ("/media") is served under that prefix too.
   await app.register(mediaRoutes, { mediaDir: opts.mediaDir, prefix: '' });
   if (mediaBaseUrl.startsWith('/')) await app.register(mediaRoutes, { mediaDir: opts.mediaDir, prefix: mediaBaseUrl });

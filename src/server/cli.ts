@@ -12,7 +12,7 @@ import { configFromEnv } from './config.js';
 import { ANALYSIS_FORMATS, exportAnalysisFormat, type AnalysisFormat } from './export/analysis-formats.js';
 import { EXPORT_TABLES, exportJob, type ExportFormat, type ExportTable } from './export/export.js';
 import { protocolOf } from '../protocols/registry.js';
-import { playlistSignature } from './playlist-links.js';
+import { participantLinks, playlistSignature, reachableBase } from './playlist-links.js';
 import { findJob, jobPlaylists, jobSummaries } from './storage/jobs.js';
 import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/types.js';
@@ -23,7 +23,8 @@ const USAGE = `Usage: npm run cli -- <command>
   import [--replace] <study.json>...         load or update jobs, copy their media into MEDIA_DIR (all or nothing);
                                              --replace lets a file replace a job another file (or protocol) made
   export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs|presentations] [--out FILE] [--raw]
-                                             long format, one row per answer; json = JSON Lines
+                                             long format, one row per answer; json = JSON Lines; the researchers'
+         [--include-preview]                 console previews only with --include-preview (session_preview = 1)
   export <jobId> --format p910|pairs|mlds [--out FILE] [--include rejected|excluded|all] [--raw]
                                              for other tools: P.910 toolkit votes per clip, pwcmp/choix/BradleyTerry2
                                              comparisons, the R MLDS data frame (without the sessions quality
@@ -43,7 +44,8 @@ const COMMANDS = ['import', 'export', 'list', 'link', 'report', 'screen', 'decis
 /** Base of the participant links printed after an import. */
 export function publicUrl(env: NodeJS.ProcessEnv = process.env): string {
   const config = configFromEnv(env);
-  return (env.PUBLIC_URL || `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+  // PUBLIC_URL when set (a proxy, a domain); else where the server of this environment (HOST, PORT) listens.
+  return (env.PUBLIC_URL || reachableBase(config.host, config.port)).replace(/\/+$/, '');
 }
 
 /** Runs one CLI command; resolves with the exit code. Output goes to the given streams (tests capture them). */
@@ -84,7 +86,11 @@ async function importCommand(storage: Storage, args: string[], mediaDir: string,
     try {
       const r = await importStudy(storage, file, mediaDir, { replace: values.replace });
       say(`${r.status} job ${r.jobId} (${r.protocol}): ${r.playlists} playlists, ${r.stimuli} stimuli, ${r.mediaCopied} media files copied`);
+      const links = participantLinks(publicUrl(), r.route, r.jobId);
       say(`participant link: ${publicUrl()}/${r.route}/${r.jobId}`);
+      say(`  Prolific: ${links.prolific}`);
+      say(`  MTurk:    ${links.mturk}`);
+      say(`  lab (French): ${links.lab}`);
     } catch (error) {
       if (!(error instanceof StudyValidationError || error instanceof StudyConflictError)) throw error;
       code = fail(`import of ${file} refused: ${error.message}`);
@@ -114,7 +120,7 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' }, include: { type: 'string', multiple: true }, 'include-rejected': { type: 'boolean' }, raw: { type: 'boolean' } },
+    options: { format: { type: 'string', default: 'csv' }, table: { type: 'string', default: 'ratings' }, out: { type: 'string' }, include: { type: 'string', multiple: true }, 'include-rejected': { type: 'boolean' }, raw: { type: 'boolean' }, 'include-preview': { type: 'boolean' } },
   });
   const [jobId] = positionals;
   if (!jobId || positionals.length > 1) return fail(USAGE);
@@ -127,7 +133,7 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
   try {
     rows = analysisFormat
       ? await exportAnalysisFormat(storage, jobId, values.format as AnalysisFormat, out, { mediaDir, include: parseInclusion(values.include, values['include-rejected']), raw: values.raw })
-      : await exportJob(storage, jobId, { table: values.table as ExportTable, format: values.format as ExportFormat, out, raw: values.raw });
+      : await exportJob(storage, jobId, { table: values.table as ExportTable, format: values.format as ExportFormat, out, raw: values.raw, includePreview: values['include-preview'] });
   } catch (error) {
     // A job of another family, a media without its MLDS level: say what, exit 1.
     if (values.out) out.end();

@@ -16,3 +16,22 @@ export function playlistSignatureValid(secret: string | null, jobId: string, pla
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/**
+ * The participant links of a job, per platform (console, `cli import`, `npm start`): Prolific's with the placeholders
+ * Prolific fills in, MTurk's (the HIT adds the worker's ids), and the lab's (French; `email=` for the consent form).
+ */
+export function participantLinks(base: string, route: string, jobId: string): { prolific: string; mturk: string; lab: string } {
+  const page = `${base}/${route}/${jobId}`;
+  return {
+    prolific: `${page}?platform=prolific&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`,
+    mturk: `${page}?platform=mturk`,
+    lab: `${page}?platform=nantes&email=`,
+  };
+}
+
+/** Where a server listening on host:port is reached from this machine: a wildcard address is reached on loopback. */
+export function reachableBase(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}

@@ -10,6 +10,8 @@ import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/types.js';
 import { importStudy, type ImportReport } from './study/import.js';
 import { buildWebApp, webBuildIsStale } from './web-build.js';
+import { participantLinks, reachableBase } from './playlist-links.js';
+import { userCount } from './storage/users.js';
 
 export interface StartOptions {
   host?: string;
@@ -26,6 +28,8 @@ export interface StartOptions {
   /** Key of signed playlist links (default: env LINK_SECRET). */
   linkSecret?: string | null;
   logger?: boolean;
+  /** Send the web build's brotli/gzip copies (default true; bench:timing turns it off for its baseline). */
+  precompressedWeb?: boolean;
 }
 
 export interface RunningServer {
@@ -60,6 +64,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       requestTimeoutMs: env.requestTimeoutMs,
       trustProxy: env.trustProxy,
       logger: opts.logger ?? false,
+      precompressedWeb: opts.precompressedWeb,
     });
     await warmConsentPdf();
     await app.listen({ host, port: opts.port ?? env.port });
@@ -81,6 +86,26 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
 }
 
+/**
+ * What `npm start` prints: the address, the console's and how to create its first account (when there is none),
+ * one participant link per study, and one lab (French) link to try the French wording.
+ */
+export async function startupLines(server: RunningServer, publicUrl: string | null): Promise<string[]> {
+  const { port } = server.app.server.address() as { port: number };
+  const host = new URL(server.url).hostname.replace(/^\[|\]$/g, '');
+  const base = (publicUrl || reachableBase(host, port)).replace(/\/+$/, '');
+  const lines = [`Glimpse ${server.url} (database: ${server.storage.dialect})`, '', `Researcher console: ${base}/console`];
+  if ((await userCount(server.storage)) === 0) {
+    lines.push('  No account yet. Create the first (it administers every study; the password is asked for):', '    npm run cli -- user add you@example.org');
+  }
+  lines.push('', 'Participant links (Prolific wording; the console gives each platform\'s link):');
+  for (const r of server.imported) lines.push(`  ${r.protocol.padEnd(40)} ${base}/${r.route}/${r.jobId}`);
+  if (server.imported.length === 0) lines.push('  no study in studies/: import one with npm run cli -- import <study.json>');
+  const lab = server.imported[0];
+  if (lab) lines.push('', `Lab participant (French wording): ${participantLinks(base, lab.route, lab.jobId).lab.replace(/&email=$/, '')}`);
+  return lines;
+}
+
 /** npm start: build the web app if stale, make the demo media, import studies/*.json, listen, print the links. */
 async function main(): Promise<void> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -99,10 +124,7 @@ async function main(): Promise<void> {
     ? (await readdir(studiesDir)).filter((f) => f.endsWith('.json')).sort().map((f) => join(studiesDir, f))
     : [];
   const server = await startServer({ studies, logger: process.env.LOG_REQUESTS === '1' });
-  const base = (process.env.PUBLIC_URL || server.url.replace('//0.0.0.0:', '//127.0.0.1:')).replace(/\/+$/, '');
-  console.log(`Glimpse ${server.url} (database: ${server.storage.dialect})`);
-  for (const r of server.imported) console.log(`  ${r.protocol.padEnd(40)} ${base}/${r.route}/${r.jobId}`);
-  if (server.imported.length === 0) console.log('  no study in studies/: import one with npm run cli -- import <study.json>');
+  for (const line of await startupLines(server, process.env.PUBLIC_URL || null)) console.log(line);
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

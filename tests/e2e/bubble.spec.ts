@@ -14,6 +14,7 @@ import {
   pathOf,
   screeningsOf,
   startBubble,
+  VIEWPORT,
   waitForMediaB,
   waitForStep,
 } from './bubbleSteps';
@@ -28,6 +29,13 @@ test('the mouse path over each image of the pair is stored in stimulus px, and t
   const choices = ['first', 'last'] as const;
 
   for (let index = 0; index < 2; index++) {
+    if (index === 0) {
+      // 'the mark at the center of the screen': the mark is where the prompt says, below the band or not.
+      await waitForStep(page, 'centering', 0, 0);
+      await expect(page.getByText('Please set your mouse onto the mark at the center of the screen for 2 seconds.')).toBeVisible();
+      const mark = (await page.locator('#bubble-mark').boundingBox())!;
+      expect({ x: mark.x + mark.width / 2, y: mark.y + mark.height / 2 }).toEqual({ x: VIEWPORT.width / 2, y: VIEWPORT.height / 2 });
+    }
     await centreAndStart(page, index);
     // The cursor is hidden while the stimulus is up; the stage sits below the question band, the media centred on it.
     expect(await page.evaluate(() => getComputedStyle(document.body).cursor)).toBe('none');

@@ -45,7 +45,7 @@ export async function waitForStep(page: Page, step: string, index?: number, repl
 /** Hold the mouse on the centre mark until the gate lets the stimulus in, then click to start it. */
 export async function centreAndStart(page: Page, index: number, replays = 0): Promise<void> {
   await waitForStep(page, 'centering', index, replays);
-  // The mark sits at the centre of the stage canvas (below the question band when there is one).
+  // The mark sits at the centre of the media, which is the window's centre when the media fits (the prompt says so).
   const mark = (await page.locator('#bubble-mark').boundingBox())!;
   const centre = { x: Math.round(mark.x + mark.width / 2), y: Math.round(mark.y + mark.height / 2) };
   await page.mouse.move(centre.x - 30, centre.y);

@@ -78,9 +78,20 @@ async function downloadText(page: Page, button: string): Promise<{ name: string;
   return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
 }
 
+/** A participant on the ACR test page: Go to the test, Excellent then Poor, until the verification code. */
+async function completeAcr(page: Page, stimuli: number): Promise<void> {
+  await page.getByRole('button', { name: 'Go to the test' }).click();
+  for (let i = 0; i < stimuli; i++) {
+    const modal = await voteDialog(page, i, stimuli);
+    await modal.getByRole('button', { name: i === 0 ? 'Excellent' : 'Poor', exact: true }).click();
+    await modal.getByRole('button', { name: 'Submit' }).click();
+  }
+  await expect(page.locator('#verification-code')).toHaveText(/^[A-Z3-9]{12}$/, { timeout: 30_000 });
+}
+
 const participantLink = (pid: string) => `/${PROTOCOLS.absolute_category_rating.route}/${JOB}?${new URLSearchParams({ platform: 'prolific', PROLIFIC_PID: pid, STUDY_ID: 'console', SESSION_ID: `s-${pid}` })}`;
 
-test('a researcher uploads a study, opens it, watches a participant complete live, pauses it, and downloads what the CLI writes', async ({ browser, page, glimpse }) => {
+test('a researcher uploads a study, previews the draft, opens it, watches a participant complete live, pauses it, and downloads the report and the decisions', async ({ browser, page, glimpse }) => {
   test.setTimeout(240_000);
   const owner = `owner-${randomUUID()}@lab.example`;
   await addUser(glimpse.storage, owner);
@@ -102,9 +113,23 @@ test('a researcher uploads a study, opens it, watches a participant complete liv
   expect(await jobStatus(glimpse.storage, JOB)).toBe('draft');
   await page.locator('#import-result').getByRole('link', { name: JOB }).click();
 
-  // The job page: a draft, opened with an explicit confirmation.
+  // The job page: a draft, with its links and settings, previewed (a marked session that counts nowhere)...
   await expect(page.getByRole('heading', { level: 1 })).toContainText(JOB);
   await expect(page.locator('#job-status')).toHaveText('draft');
+  await expect(page.locator('#participant-links')).toContainText(`/acr/${JOB}?platform=prolific&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
+  await expect(page.locator('#completion-url')).toHaveText('Completion URL: none: participants are shown a verification code');
+  await page.locator('#study-settings summary').click();
+  await expect(page.locator('#study-settings').getByRole('row', { name: /^targetScreenSizeWidth/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Make preview links' }).click();
+  const previewLink = (await page.getByRole('link', { name: 'Preview as a Prolific participant (English)' }).getAttribute('href'))!;
+  const previewContext = await browser.newContext();
+  const previewPage = await previewContext.newPage();
+  const preview = await openInstructions(previewPage, previewLink, '/instructions/acr.svg');
+  await completeAcr(previewPage, preview.playlist.stimulis.length);
+  await previewContext.close();
+  expect(await glimpse.db.selectFrom('sessions').select(['id', 'preview']).where('job_id', '=', JOB).execute()).toEqual([{ id: preview.playlist.session_id, preview: 1 }]);
+  await expect(page.locator('#stat-started')).toHaveText('0');
+  // ... then opened with an explicit confirmation.
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(page.getByRole('dialog')).toContainText('Open the study to new participants?');
   await page.getByRole('button', { name: 'Confirm' }).click();
@@ -122,13 +147,7 @@ test('a researcher uploads a study, opens it, watches a participant complete liv
   const { playlist } = await openInstructions(participantPage, participantLink(pid), '/instructions/acr.svg');
   await expect(page.locator('#stat-started')).toHaveText('1');
   await expect(page.locator('#stat-running')).toHaveText('1');
-  await participantPage.getByRole('button', { name: 'Go to the test' }).click();
-  for (const [i] of playlist.stimulis.entries()) {
-    const modal = await voteDialog(participantPage, i, playlist.stimulis.length);
-    await modal.getByRole('button', { name: i === 0 ? 'Excellent' : 'Poor', exact: true }).click();
-    await modal.getByRole('button', { name: 'Submit' }).click();
-  }
-  await expect(participantPage.locator('#verification-code')).toHaveText(/^[A-Z3-9]{12}$/, { timeout: 30_000 });
+  await completeAcr(participantPage, playlist.stimulis.length);
   await expect(page.locator('#stat-completed')).toHaveText('1');
   await expect(page.locator('#stat-running')).toHaveText('0');
   await expect(page.locator('#stat-accepted')).toHaveText('1');
@@ -149,15 +168,23 @@ test('a researcher uploads a study, opens it, watches a participant complete liv
   await expect(latePage.getByRole('button', { name: 'Continue' })).toHaveCount(0);
   await late.close();
   await expect(page.locator('#stat-started')).toHaveText('1');
-  expect(await glimpse.db.selectFrom('sessions').select('id').where('job_id', '=', JOB).execute()).toHaveLength(1);
+  expect(await glimpse.db.selectFrom('sessions').select('id').where('job_id', '=', JOB).where('preview', '=', 0).execute()).toHaveLength(1);
 
-  // Participants: the owner sees the platform ids.
+  // Participants: the owner sees the platform ids, found by part of one in another case; the preview is marked.
   await page.getByRole('link', { name: 'Participants' }).click();
   await expect(page.locator('#participants-table')).toContainText(pid);
+  await expect(page.locator('#participants-table .preview-mark')).toHaveText('preview');
+  await page.getByLabel('Search (session id, or a platform id for owners)').fill(pid.slice(2, 9).toUpperCase());
+  await expect(page.getByRole('table', { name: 'Participants: 1' })).toContainText(pid);
+  await page.getByLabel('Search (session id, or a platform id for owners)').fill('');
   await expectAccessible(page, 'the participants table');
 
-  // Downloads: the ratings CSV and the report are byte for byte the CLI's (the report's generation time aside).
+  // Downloads: only the formats of a rating protocol; the ratings CSV and the report are byte for byte the CLI's
+  // (the report's generation time aside).
   await page.getByRole('link', { name: 'Downloads' }).click();
+  await expect(page.getByRole('button', { name: 'p910.csv' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'pairs.csv' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'screenings.jsonl' })).toHaveCount(0);
   const csv = await downloadText(page, 'ratings.csv');
   expect(csv.name).toBe(`${JOB}-ratings.csv`);
   expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(1 + playlist.stimulis.length);
@@ -172,6 +199,14 @@ test('a researcher uploads a study, opens it, watches a participant complete liv
   await page.getByRole('button', { name: 'Show the charts' }).click();
   await expect(page.locator('figure.chart canvas').first()).toBeVisible();
   await expectAccessible(page, 'the downloads page with charts');
+
+  // Decisions: judged again (the page says what changed), then Prolific's approve list holds the participant only.
+  await page.getByRole('button', { name: 'Judge every session again' }).click();
+  await expect(page.locator('#rescreen-result')).toHaveText('Sessions judged: 1 (1 accepted, 0 rejected). Judged for the first time: 0; unchanged: 1; changed: 0.');
+  await page.getByRole('button', { name: 'prolific', exact: true }).click();
+  const approve = await downloadText(page, 'approve.csv (1)');
+  expect(approve.name).toBe(`${JOB}-prolific-approve.csv`);
+  expect(approve.text.split('\r\n')[1]!.split(',')[0]).toBe(pid);
 });
 
 test('a viewer sees no platform id and cannot withdraw; no session or a wrong CSRF token changes nothing', async ({ browser, page, glimpse, participant }) => {

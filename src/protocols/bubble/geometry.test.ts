@@ -32,6 +32,14 @@ describe('bubble geometry', () => {
     expect(toStimulus(layout.media.x, 80 + layout.media.y, layout, { width: 960, height: 540 })).toEqual({ x: 0, y: 0 });
   });
 
+  it('below the question band, the media centre (the centering mark) is the window centre, as the prompt says', () => {
+    // Playwright's 1280x720 window, the 80 px band above the canvas, the 40 px hint band: the mark was 60 px low.
+    const layout = bubbleLayout({ x: 0, y: 80, width: 1280, height: 640 }, { width: 320, height: 180 }, { width: 320, height: 180 }, HINT_BAND_PX);
+    expect(layout.scale).toBe(1);
+    expect(mediaCentre(layout)).toEqual({ x: 640, y: 360 });
+    expect(layout.area.y).toBeGreaterThanOrEqual(HINT_BAND_PX);
+  });
+
   it('keeps the hint band free: the area starts below it and shrinks to fit the rest', () => {
     const canvas = { x: 0, y: 80, width: 1366, height: 688 };
     const layout = bubbleLayout(canvas, { width: 960, height: 540 }, { width: 960, height: 540 }, HINT_BAND_PX);

@@ -2,8 +2,10 @@
  * Where the bubble stimulus goes and how pointer positions map onto it (pure; unit-tested).
  *
  * The media is drawn at its nominal size (the w/h query, else the stimulus's width/height) in CSS px, centred in a
- * media area 1.25 times as wide and as high (SPEC §9), itself centred on the stage canvas (which sits below the
- * question band, so the media never overlaps it). When the canvas is too small for the area, everything is scaled
+ * media area 1.25 times as wide and as high (SPEC §9), itself centred on the window (the canvas is taken to reach the
+ * window's bottom-right), so the centering mark at the media's centre is at 'the center of the screen' as the
+ * participant is told (SPEC §2). Where the area cannot be centred without covering the question band or the hint
+ * above it (the canvas sits below the band), it goes as close to the centre as it can. When the canvas is too small for the area, everything is scaled
  * down by one factor (blur deviation and window radius too, so the stimulus looks the same, only smaller); the
  * factor is recorded with the presentation's timing.
  *
@@ -48,7 +50,15 @@ export function bubbleLayout(canvas: Rect, areaSize: Size, mediaSize: Size = are
   const areaHeight = Math.max(1, Math.round(AREA_FACTOR * areaSize.height * scale));
   const mediaWidth = Math.max(1, Math.round(mediaSize.width * scale));
   const mediaHeight = Math.max(1, Math.round(mediaSize.height * scale));
-  const area = { x: Math.floor((room.width - areaWidth) / 2), y: reserveTop + Math.floor((room.height - areaHeight) / 2), width: areaWidth, height: areaHeight };
+  // The window's centre in canvas px; the area is clamped to the room below the reserved top.
+  const windowCentre = { x: (canvas.x + canvas.width) / 2 - canvas.x, y: (canvas.y + canvas.height) / 2 - canvas.y };
+  const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), Math.max(low, high));
+  const area = {
+    x: clamp(Math.floor(windowCentre.x - areaWidth / 2), 0, canvas.width - areaWidth),
+    y: clamp(Math.floor(windowCentre.y - areaHeight / 2), reserveTop, canvas.height - areaHeight),
+    width: areaWidth,
+    height: areaHeight,
+  };
   return {
     scale,
     area,

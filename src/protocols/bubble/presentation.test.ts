@@ -54,7 +54,7 @@ describe('bubble presentation (SPEC §2, §9)', () => {
   it('blur bl (else the stimulus blur) and window radius bd / 2 (else the stimulus radius), in CSS px at the display scale', () => {
     const plan = playPlan(pair, parseBubbleQuery(''), images);
     const layout = layoutOf(plan, plan.media[0]!, canvas);
-    expect(itemOf(plan.media[0]!, layout, parseBubbleQuery(''))).toEqual({ media: 'job/a.png', rect: { x: 480, y: 290, width: 320, height: 180 }, bubble: { sigma: 6, radius: 30 } });
+    expect(itemOf(plan.media[0]!, layout, parseBubbleQuery(''))).toEqual({ media: 'job/a.png', rect: { x: 480, y: 270, width: 320, height: 180 }, bubble: { sigma: 6, radius: 30 } });
     expect(itemOf(plan.media[0]!, layout, parseBubbleQuery('?bl=10&bd=100')).bubble).toEqual({ sigma: 10, radius: 50 });
     const halfScale = bubbleLayout({ x: 0, y: 0, width: 200, height: 112.5 }, { width: 320, height: 180 });
     expect(itemOf(plan.media[0]!, halfScale, parseBubbleQuery('')).bubble).toEqual({ sigma: 3, radius: 15 });

@@ -16,7 +16,7 @@ import { screenJob } from '../quality/screening.js';
 import { JobReportError, jobReport, parseInclusion } from '../report/job-report.js';
 import { rowsOfJob } from '../storage/console-reads.js';
 import { findJob } from '../storage/jobs.js';
-import { decisionRows } from '../storage/quality.js';
+import { decisionRows, jobVerdicts } from '../storage/quality.js';
 import { jobsOfUser, mayCreateStudies } from '../storage/users.js';
 import { stagingPath } from '../study/staging.js';
 import { importStudy, StudyConflictError } from '../study/import.js';
@@ -51,6 +51,7 @@ const ExportQuery = Type.Object(
     format: Type.Optional(Type.Union(['csv', 'json', ...ANALYSIS_FORMATS].map((f) => Type.Literal(f)))),
     raw: Type.Optional(Type.Literal('1')),
     include: Type.Optional(IncludeValue),
+    preview: Type.Optional(Type.Literal('1')),
   },
   { additionalProperties: false },
 );
@@ -113,12 +114,12 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
     }
   });
 
-  app.get<{ Params: { id: string }; Querystring: { table?: ExportTable; format?: string; raw?: '1'; include?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { table?: ExportTable; format?: string; raw?: '1'; include?: string; preview?: '1' } }>(
     '/console/api/jobs/:id/export',
     { schema: { params: JobParams, querystring: ExportQuery } },
     async (request, reply) => {
       await requireRole(app, request, request.params.id, 'owner');
-      const { table = 'ratings', format = 'csv', raw, include } = request.query;
+      const { table = 'ratings', format = 'csv', raw, include, preview } = request.query;
       const analysis = (ANALYSIS_FORMATS as readonly string[]).includes(format);
       // Checked before the answer starts streaming: a format the job's protocol has no votes for is a 409, not a cut stream.
       if (analysis) {
@@ -133,7 +134,7 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       if (rows !== null) reply.header('x-total-rows', String(rows));
       const work = analysis
         ? exportAnalysisFormat(app.storage, request.params.id, format as AnalysisFormat, out, { mediaDir: opts.mediaDir, protocols: app.protocols, raw: raw === '1', include: parseInclusion(include ? [include] : []) })
-        : exportJob(app.storage, request.params.id, { table, format: format as 'csv' | 'json', out, protocols: app.protocols, raw: raw === '1' });
+        : exportJob(app.storage, request.params.id, { table, format: format as 'csv' | 'json', out, protocols: app.protocols, raw: raw === '1', includePreview: preview === '1' });
       work.then(
         () => out.end(),
         (error: unknown) => out.destroy(error as Error),
@@ -144,8 +145,27 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
 
   app.post<{ Params: { id: string } }>('/console/api/jobs/:id/screen', { schema: { params: JobParams } }, async (request) => {
     await requireRole(app, request, request.params.id, 'owner');
+    // What judging again changed (README "Console"): the verdicts before, against those now.
+    const before = await jobVerdicts(app.storage, request.params.id);
     const screened = await screenJob(app.storage, request.params.id, app.protocols);
-    return { sessions: screened.length, accepted: screened.filter((s) => s.verdict.approved).length, included: screened.filter((s) => s.verdict.included).length };
+    // Both verdicts, before against now: what judging again changed.
+    const verdictWords = (v: { approved: boolean; included: boolean }) => ({ payment: v.approved ? 'approve' : 'reject', analysis: v.included ? 'include' : 'exclude' });
+    const changed = screened
+      .filter((s) => {
+        const old = before.get(s.sessionId);
+        return old !== undefined && (old.approved !== s.verdict.approved || old.included !== s.verdict.included);
+      })
+      .map((s) => ({ sessionId: s.sessionId, before: verdictWords(before.get(s.sessionId)!), after: verdictWords(s.verdict) }));
+    const newlyJudged = screened.filter((s) => !before.has(s.sessionId)).length;
+    return {
+      sessions: screened.length,
+      accepted: screened.filter((s) => s.verdict.approved).length,
+      rejected: screened.filter((s) => !s.verdict.approved).length,
+      included: screened.filter((s) => s.verdict.included).length,
+      newlyJudged,
+      changed,
+      unchanged: screened.length - newlyJudged - changed.length,
+    };
   });
 
   app.get<{ Params: { id: string; platform: DecisionPlatform } }>(

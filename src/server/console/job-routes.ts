@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { protocolOf } from '../../protocols/registry.js';
 import { verdictsOf } from '../../quality/reasons.js';
+import type { ProtocolDefinition } from '../../protocols/types.js';
 import { HttpError, notFound } from '../errors.js';
 import { participantPage, sessionTokenInJob, type ParticipantFilter } from '../storage/console-reads.js';
 import { findJob, jobSummaries, type StoredJob } from '../storage/jobs.js';
@@ -10,6 +11,9 @@ import { withdraw } from '../storage/withdrawals.js';
 import { CONSOLE_COOKIE, requireRole, streamStillAllowed } from './auth.js';
 import { LiveStatsHub, type LiveStreamLimits } from './live-stats.js';
 import { jobStats } from './stats.js';
+import { analysisFormatsOf } from '../export/analysis-formats.js';
+import { createPreviewLink } from '../storage/previews.js';
+import { participantLinks } from '../playlist-links.js';
 
 /**
  * The console's job routes: the jobs list, a job's live statistics (JSON and server-sent events), its participants,
@@ -47,14 +51,17 @@ export function liveStatsHub(app: FastifyInstance, leaseMinutes: number, limits:
   return hub;
 }
 
-/** The participant links of a job, per platform, with the placeholders each platform fills in. */
-function participantLinks(publicUrl: string, route: string, jobId: string) {
+/** A researcher's preview links (README "Console"): the study as a Prolific (English) or a lab (French) participant. */
+function previewLinks(publicUrl: string, route: string, jobId: string, token: string) {
   const base = `${publicUrl}/${route}/${jobId}`;
-  return {
-    prolific: `${base}?platform=prolific&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`,
-    mturk: `${base}?platform=mturk`,
-    lab: `${base}?platform=nantes&email=`,
-  };
+  return { prolific: `${base}?platform=prolific&preview=${token}`, lab: `${base}?platform=nantes&preview=${token}` };
+}
+
+/** The downloads that fit a protocol: the long tables (screenings only for the bubble test) and its analysis format. */
+function downloadsOf(protocol: ProtocolDefinition | null): string[] {
+  const mouseLogs = protocol !== null && 'screenings' in protocol.analysis;
+  const tables = ['ratings.csv', 'ratings.jsonl', ...(mouseLogs ? ['screenings.jsonl'] : []), 'sessionlogs.jsonl', 'presentations.csv'];
+  return protocol ? [...tables, ...analysisFormatsOf(protocol.analysis.family).map((f) => `${f}.csv`)] : tables;
 }
 
 export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinutes: number; publicUrl: (host: string | undefined) => string; liveStats: LiveStatsHub }): Promise<void> {
@@ -89,7 +96,30 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
   app.get<{ Params: { id: string } }>('/console/api/jobs/:id', { schema: { params: JobParams } }, async (request) => {
     const role = await requireRole(app, request, request.params.id, 'viewer');
     const job = await jobOrNotFound(request.params.id);
-    return { id: job.id, protocol: job.protocol, role, question: job.fields.question, quality: job.quality, stats: await statsOf(job) };
+    const protocol = protocolOf(job.protocol, app.protocols);
+    const { welcomeMsg: _welcome, instructionMsg: _instructions, ...settings } = job.fields as unknown as Record<string, unknown>;
+    return {
+      id: job.id,
+      protocol: job.protocol,
+      role,
+      question: job.fields.question,
+      quality: job.quality,
+      links: participantLinks(opts.publicUrl(request.headers.host), protocol?.route ?? job.protocol, job.id),
+      completionUrl: job.fields.completionUrl ?? null,
+      // The job's fields as the study file gave them (the long HTML texts left out), for the settings table.
+      settings,
+      downloads: downloadsOf(protocol ?? null),
+      stats: await statsOf(job),
+    };
+  });
+
+  // A preview link (owners): the study run as a participant whatever its status, in a marked session that counts
+  // nowhere (balancing, statistics, screening, exports unless asked). Valid for a day.
+  app.post<{ Params: { id: string } }>('/console/api/jobs/:id/preview', { schema: { params: JobParams } }, async (request) => {
+    await requireRole(app, request, request.params.id, 'owner');
+    const job = await jobOrNotFound(request.params.id);
+    const token = await createPreviewLink(app.storage, job.id, request.consoleUser!.id);
+    return { links: previewLinks(opts.publicUrl(request.headers.host), protocolOf(job.protocol, app.protocols)?.route ?? job.protocol, job.id, token) };
   });
 
   // Server-sent events: the statistics again whenever they change (computed once per job every LIVE_INTERVAL_MS for
@@ -142,6 +172,7 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
           completedAt: r.completed_at,
           state: r.completed_at ? 'completed' : r.created_at > cutoff ? 'running' : 'abandoned',
           ...participantVerdicts(r.outcomes),
+          preview: r.preview === 1,
           answers: r.answers,
           // Platform ids only for owners.
           ids: role === 'owner' ? { workerId: r.worker_id, assignmentId: r.assignment_id, prolificPid: r.prolific_pid, submissionId: r.prolific_session_id, email: r.email } : null,

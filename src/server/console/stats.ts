@@ -1,7 +1,7 @@
 import { ruleKind, verdictsOf, type RuleKind } from '../../quality/reasons.js';
 import type { RuleOutcome } from '../../quality/rules.js';
 import { RULE_NAMES } from '../../quality/rules.js';
-import { playlistCounts, type PlaylistCounts, sessionTimes, unfinishedSessions, verdictsOfJob } from '../storage/console-reads.js';
+import { abandonedSessions, playlistCounts, type PlaylistCounts, sessionTimes, verdictsOfJob } from '../storage/console-reads.js';
 import type { StoredJob } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
 
@@ -22,14 +22,24 @@ export interface JobStats {
   /** Completions per hour (UTC), oldest first. */
   completions: Array<{ hour: string; completed: number }>;
   medianSessionMinutes: number | null;
-  /** Where the sessions that did not complete stopped, most first. */
-  dropOut: Array<{ phase: string; sessions: number }>;
+  /** Where the abandoned sessions stopped (those in progress apart), most first; the page names the phases. */
+  dropOut: DropOut[];
   /** Completed sessions whose answers were timed within tolerance (the maxMistimedShare rule), and those that were not. */
   timing: { passed: number; failed: number };
   /** Each rule with what it decides (payment: rejects and excludes; analysis: excludes only); the page says it in words. */
   rules: Array<{ rule: string; kind: RuleKind; passed: number; failed: number }>;
   /** The latest sessions rejected or excluded, with both verdicts and the failed rules (the page says them in words). */
   rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: Array<{ rule: string; detail: string }> }>;
+}
+
+/** Where an abandoned session stopped: a phase code (the page words it), the stimulus it was on, a failure's kind. */
+export interface DropOut {
+  phase: 'noLogs' | 'eligibility' | 'visualTests' | 'failedEligibility' | 'welcome' | 'consent' | 'instructions' | 'loading' | 'training' | 'stimulus' | 'failure' | 'other';
+  /** The stimulus (1-based) the session was on, for `stimulus`. */
+  stimulus?: number;
+  /** The failure's or the unknown state's name, for `failure` and `other`. */
+  detail?: string;
+  sessions: number;
 }
 
 export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: number): Promise<JobStats> {
@@ -74,7 +84,7 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
     playlists,
     completions: [...hours].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hour, n]) => ({ hour, completed: n })),
     medianSessionMinutes: median === null ? null : Math.round(median * 10) / 10,
-    dropOut: await dropOut(storage, job.id),
+    dropOut: await dropOut(storage, job.id, cutoff),
     timing: { passed: timingRule.passed, failed: timingRule.failed },
     rules,
     rejections: outcomes
@@ -92,36 +102,40 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
 }
 
 /**
- * Where the unfinished sessions stopped: the last state their interaction logs reached (sent by a beacon when the
- * page was closed; kept on the session when its log is stored, so no log body is read), and in the test, the
- * stimulus they were on (answers stored + 1).
+ * Where the abandoned sessions stopped (begun before the lease cutoff and not completed): the last state their
+ * interaction logs reached (sent by a beacon when the page was closed; kept on the session when its log is stored,
+ * so no log body is read), and in the test, the stimulus they were on (answers stored + 1). Sessions still in
+ * progress have not left: they are not counted.
  */
-async function dropOut(storage: Storage, jobId: string): Promise<JobStats['dropOut']> {
-  const phases = new Map<string, number>();
-  for (const s of await unfinishedSessions(storage, jobId)) {
-    const phase = phaseOf(s.lastState, s.answers);
-    phases.set(phase, (phases.get(phase) ?? 0) + 1);
+async function dropOut(storage: Storage, jobId: string, cutoff: string): Promise<DropOut[]> {
+  const places = new Map<string, DropOut>();
+  for (const s of await abandonedSessions(storage, jobId, cutoff)) {
+    const place = placeOf(s.lastState, s.answers);
+    const key = `${place.phase}:${place.stimulus ?? ''}:${place.detail ?? ''}`;
+    const seen = places.get(key);
+    if (seen) seen.sessions++;
+    else places.set(key, { ...place, sessions: 1 });
   }
-  return [...phases].map(([phase, sessions]) => ({ phase, sessions })).sort((a, b) => b.sessions - a.sessions);
+  return [...places.values()].sort((a, b) => b.sessions - a.sessions);
 }
 
-function phaseOf(state: { state: string; status: string } | null, answers: number): string {
-  if (answers > 0) return `stimulus ${answers + 1}`;
-  if (!state) return 'before the first answer (no logs)';
+function placeOf(state: { state: string; status: string } | null, answers: number): Omit<DropOut, 'sessions'> {
+  if (answers > 0) return { phase: 'stimulus', stimulus: answers + 1 };
+  if (!state) return { phase: 'noLogs' };
   switch (state.state) {
     case 'Eligibility':
-      return state.status === 'visual' ? 'visual tests' : 'eligibility';
+      return { phase: state.status === 'visual' ? 'visualTests' : 'eligibility' };
     case 'FailEligibility':
-      return 'failed eligibility';
+      return { phase: 'failedEligibility' };
     case 'Instruction':
-      return state.status === 'consent' ? 'consent' : state.status === 'welcome' ? 'welcome' : 'instructions';
+      return { phase: state.status === 'consent' ? 'consent' : state.status === 'welcome' ? 'welcome' : 'instructions' };
     case 'Loading':
-      return 'loading';
+      return { phase: 'loading' };
     case 'Test':
-      return state.status === 'training' ? 'training' : 'stimulus 1';
+      return state.status === 'training' ? { phase: 'training' } : { phase: 'stimulus', stimulus: 1 };
     case 'Fail':
-      return `failure (${state.status})`;
+      return { phase: 'failure', detail: state.status };
     default:
-      return state.state.toLowerCase();
+      return { phase: 'other', detail: state.state };
   }
 }

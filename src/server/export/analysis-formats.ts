@@ -29,6 +29,9 @@ export function formatMismatch(format: AnalysisFormat, job: { id: string; protoc
   return `--format ${format} is for ${FAMILIES[format].join(' or ')} jobs; job ${job.id} is a ${job.protocol} job (${job.family})`;
 }
 
+/** The analysis formats that fit a family of protocols (p910 for ratings, pairs for comparisons, mlds for MLDS). */
+export const analysisFormatsOf = (family: AnalysisInput['family']): AnalysisFormat[] => ANALYSIS_FORMATS.filter((f) => FAMILIES[f].includes(family));
+
 export async function exportAnalysisFormat(
   storage: Storage,
   jobId: string,

@@ -5,6 +5,8 @@ export const SESSION_COLUMNS = [
   'playlist_id',
   'session_id',
   'platform',
+  // 1: a researcher's preview (README "Console"), in an export only when asked (--include-preview).
+  'session_preview',
   'worker_id',
   'assignment_id',
   'hit_id',

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
-import { ratingRows, screeningRows, sessionLogRows } from '../storage/exports.js';
+import { ratingRows, screeningRows, sessionLogRows, type ExportScope } from '../storage/exports.js';
 import type { Storage } from '../storage/types.js';
 import { SESSION_COLUMNS, STIMULUS_COLUMNS } from './columns.js';
 import { csvLine, neutraliseFormula } from '../../analysis/csv.js';
@@ -25,7 +25,7 @@ type StimulusRow = Row & { protocol: string; spec: string; is_training: number }
 interface TableExport {
   columns: readonly string[];
   /** The table's rows, a page at a time. */
-  pages(storage: Storage, jobId: string, protocols: ProtocolRegistry): AsyncIterable<Row[]>;
+  pages(storage: Storage, jobId: string, protocols: ProtocolRegistry, scope: ExportScope): AsyncIterable<Row[]>;
 }
 
 /** Keyset pagination over one of storage/exports.ts's readers. */
@@ -91,16 +91,16 @@ const timingColumns = (timing: string | null, logs: string | null = null): Row =
 const TABLES: Record<ExportTable, TableExport> = {
   ratings: {
     columns: ['rating_id', ...SESSION_COLUMNS, ...STIMULUS_COLUMNS, 'value', 'nb_replay', 'logs', ...TIMING_COLUMNS, 'created_at'],
-    async *pages(storage, jobId, protocols) {
-      for await (const rows of paged((after) => ratingRows(storage, jobId, after))) {
+    async *pages(storage, jobId, protocols, scope) {
+      for await (const rows of paged((after) => ratingRows(storage, jobId, after, scope))) {
         yield rows.map((r) => ({ ...withStimulus(r, protocols), rating_id: r.id, logs: logsValue(r.logs), ...timingColumns(r.timing, r.logs) }));
       }
     },
   },
   screenings: {
     columns: ['screening_id', ...SESSION_COLUMNS, ...STIMULUS_COLUMNS, 'screening_no', 'samples_a', 'samples_b', 'mouse_logs', ...TIMING_COLUMNS, 'created_at'],
-    async *pages(storage, jobId, protocols) {
-      for await (const rows of paged((after) => screeningRows(storage, jobId, after))) {
+    async *pages(storage, jobId, protocols, scope) {
+      for await (const rows of paged((after) => screeningRows(storage, jobId, after, scope))) {
         yield rows.map((r) => {
           const logs = JSON.parse(r.mouse_logs) as { mediaA: unknown[]; mediaB: unknown[] };
           return {
@@ -117,8 +117,8 @@ const TABLES: Record<ExportTable, TableExport> = {
   },
   sessionlogs: {
     columns: ['log_id', ...SESSION_COLUMNS, 'body', 'created_at'],
-    async *pages(storage, jobId) {
-      for await (const rows of paged((after) => sessionLogRows(storage, jobId, after))) {
+    async *pages(storage, jobId, _protocols, scope) {
+      for await (const rows of paged((after) => sessionLogRows(storage, jobId, after, scope))) {
         yield rows.map((r) => ({ ...withVerdict(r), log_id: r.id, body: new JsonText(r.body) }));
       }
     },
@@ -126,14 +126,14 @@ const TABLES: Record<ExportTable, TableExport> = {
   // One row per presentation step of every rating, then of every bubble screening.
   presentations: {
     columns: ['answer', 'answer_id', ...SESSION_COLUMNS, 'stimulus_id', 'is_training', ...PRESENTATION_COLUMNS],
-    async *pages(storage, jobId) {
+    async *pages(storage, jobId, _protocols, scope) {
       type Answer = Row & { id: number; is_training: number; timing: string | null; logs?: string | null };
       const steps = (answer: string, rows: Answer[]) =>
         rows.flatMap((r) =>
           presentationRows(parseTiming(r.timing, r.logs ?? null)).map((step) => ({ ...withVerdict(r), answer, answer_id: r.id, is_training: r.is_training === 1, ...step })),
         );
-      for await (const rows of paged((after) => ratingRows(storage, jobId, after))) yield steps('rating', rows);
-      for await (const rows of paged((after) => screeningRows(storage, jobId, after))) yield steps('screening', rows);
+      for await (const rows of paged((after) => ratingRows(storage, jobId, after, scope))) yield steps('rating', rows);
+      for await (const rows of paged((after) => screeningRows(storage, jobId, after, scope))) yield steps('screening', rows);
     },
   },
 };
@@ -150,7 +150,7 @@ const TABLES: Record<ExportTable, TableExport> = {
 export async function exportJob(
   storage: Storage,
   jobId: string,
-  opts: { table: ExportTable; format: ExportFormat; out: Writable; protocols?: ProtocolRegistry; raw?: boolean },
+  opts: { table: ExportTable; format: ExportFormat; out: Writable; protocols?: ProtocolRegistry; raw?: boolean; includePreview?: boolean },
 ): Promise<number> {
   const spec = TABLES[opts.table];
   const write = async (chunk: string) => {
@@ -158,7 +158,7 @@ export async function exportJob(
   };
   if (opts.format === 'csv') await write(csvLine(spec.columns));
   let count = 0;
-  for await (const rows of spec.pages(storage, jobId, opts.protocols ?? PROTOCOLS)) {
+  for await (const rows of spec.pages(storage, jobId, opts.protocols ?? PROTOCOLS, { includePreview: opts.includePreview === true })) {
     let chunk = '';
     for (const row of rows) chunk += opts.format === 'csv' ? csvLine(spec.columns.map((c) => csvValue(row[c], opts.raw === true))) : jsonLine(spec.columns, row);
     await write(chunk);

@@ -16,7 +16,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export async function registerWebApp(
   app: FastifyInstance,
-  opts: { webDir: string; mediaBaseUrl: string; acuityBypass?: string | null },
+  opts: { webDir: string; mediaBaseUrl: string; acuityBypass?: string | null; precompressed?: boolean },
 ): Promise<void> {
   await app.register(fastifyStatic, {
     root: opts.webDir,
@@ -24,12 +24,18 @@ export async function registerWebApp(
     index: false,
     wildcard: true,
     cacheControl: false,
+    // The build's brotli and gzip copies (scripts/vite-precompress.ts), sent as they are to a browser that accepts
+    // them, with Content-Encoding; the plain file otherwise.
+    preCompressed: opts.precompressed !== false,
     // index.html is answered below, with the meta tag injected.
     allowedPath: (pathname) => pathname !== '/index.html',
     setHeaders: (res, filePath) => {
       // sendFile() of the media route passes through here too; only web files are handled.
       if (!filePath.startsWith(opts.webDir + sep)) return;
+      // Hashed assets never change under their name: cached for a year; the rest is revalidated.
       res.setHeader('cache-control', filePath.startsWith(join(opts.webDir, 'assets') + sep) ? IMMUTABLE : 'no-cache');
+      // The answer depends on Accept-Encoding: caches must keep one copy per encoding.
+      res.setHeader('vary', 'Accept-Encoding');
     },
   });
 

@@ -10,6 +10,7 @@ import { jobMediaSizes } from '../storage/studies.js';
 import { bcheckExists } from '../storage/participant-records.js';
 import { AlreadyCompletedError, answeredStimuli, JobNotOpenError, leastLoadedPlaylist, openSession, StudyFullError, type OpenedSession, type PlatformIdentity } from '../storage/sessions.js';
 import { playlistSignatureValid } from '../playlist-links.js';
+import { previewLinkValid } from '../storage/previews.js';
 import { rateLimited, type RateLimits } from '../plugins/security.js';
 import { JobIdParams } from './jobs.js';
 
@@ -36,6 +37,7 @@ const PlaylistQuery = Type.Object(
     SESSION_ID: Type.Optional(Text),
     ft: Type.Optional(Text),
     sig: Type.Optional(Type.String({ maxLength: 100 })),
+    preview: Type.Optional(Type.String({ minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]+$' })),
   },
   { additionalProperties: true },
 );
@@ -92,7 +94,12 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
   }
 
   async function assignPlaylist(job: StoredJob, protocol: ProtocolDefinition, query: PlaylistQuery, resumeToken: string | null): Promise<PlaylistResponse<unknown>> {
-    const id = platformIds(query);
+    // A researcher's preview link (console): a marked session, whatever the job's status, with no platform ids.
+    const preview = query.preview !== undefined;
+    if (preview && !(await previewLinkValid(storage, job.id, query.preview!))) {
+      throw new HttpError(403, 'PREVIEW_EXPIRED', 'this preview link is not valid (any more): ask the console for a new one');
+    }
+    const id = platformIds(preview ? {} : query);
     const identity: PlatformIdentity = {
       platform: parsePlatform(query.platform),
       workerId: id('workerId'),
@@ -114,7 +121,7 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
     let session: OpenedSession | null = null;
     let playlistId: number;
     const targetAccepted = job.quality.targetAcceptedPerPlaylist;
-    if (job.status === 'draft') throw notOpen(job.status);
+    if (job.status === 'draft' && !preview) throw notOpen(job.status);
     if (identity.assignmentId === MTURK_PREVIEW) {
       if (job.status !== 'open') throw notOpen(job.status);
       // A worker previewing the HIT sees the task but must not take a slot (nor accept a HIT that is full).
@@ -133,6 +140,7 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
           leaseMinutes: opts.sessionLeaseMinutes,
           targetAccepted,
           acceptsNew: job.status === 'open',
+          preview,
         });
       } catch (error) {
         if (error instanceof StudyFullError) throw studyFull();

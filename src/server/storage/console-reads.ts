@@ -18,11 +18,14 @@ export interface PlaylistCounts {
 
 const count = (n: unknown) => Number(n ?? 0);
 
-/** Sessions per playlist: started, running (not completed and begun after `runningSince`), completed, judged. */
+/**
+ * Sessions per playlist: started, running (not completed and begun after `runningSince`), completed, judged.
+ * Here and in every statistic below, a researcher's previews are left out (README "Console").
+ */
 export async function playlistCounts(storage: Storage, jobId: string, runningSince: string): Promise<PlaylistCounts[]> {
   const rows = await storage.db
     .selectFrom('playlists as p')
-    .leftJoin('sessions as s', 's.playlist_id', 'p.id')
+    .leftJoin('sessions as s', (join) => join.onRef('s.playlist_id', '=', 'p.id').on('s.preview', '=', 0))
     .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
     .select([
       'p.id',
@@ -50,7 +53,7 @@ export async function playlistCounts(storage: Storage, jobId: string, runningSin
 
 /** When each session of a job began and completed. */
 export async function sessionTimes(storage: Storage, jobId: string): Promise<Array<{ id: number; created_at: string; completed_at: string | null }>> {
-  return storage.db.selectFrom('sessions').select(['id', 'created_at', 'completed_at']).where('job_id', '=', jobId).execute();
+  return storage.db.selectFrom('sessions').select(['id', 'created_at', 'completed_at']).where('job_id', '=', jobId).where('preview', '=', 0).execute();
 }
 
 /** The stored verdicts of a job, latest completion first. */
@@ -60,17 +63,23 @@ export async function verdictsOfJob(storage: Storage, jobId: string): Promise<Ar
     .innerJoin('sessions as s', 's.id', 'v.session_id')
     .select(['v.session_id', 'v.accepted', 'v.outcomes', 's.completed_at'])
     .where('v.job_id', '=', jobId)
+    .where('s.preview', '=', 0)
     .orderBy('s.completed_at', 'desc')
     .execute();
 }
 
-/** The sessions of a job that did not complete: answers stored and the last interaction-log state they sent. */
-export async function unfinishedSessions(storage: Storage, jobId: string): Promise<Array<{ id: number; answers: number; lastState: { state: string; status: string } | null }>> {
+/**
+ * The abandoned sessions of a job (not completed, begun at or before `abandonedBy`: past the lease; those still in
+ * progress are not counted as having left): answers stored and the last interaction-log state they sent.
+ */
+export async function abandonedSessions(storage: Storage, jobId: string, abandonedBy: string): Promise<Array<{ id: number; answers: number; lastState: { state: string; status: string } | null }>> {
   const unfinished = await storage.db
     .selectFrom('sessions as s')
     .select(['s.id', 's.log_phase', (eb) => eb.selectFrom('ratings as r').select(eb.fn.countAll().as('n')).whereRef('r.session_id', '=', 's.id').as('answers')])
     .where('s.job_id', '=', jobId)
     .where('s.completed_at', 'is', null)
+    .where('s.created_at', '<=', abandonedBy)
+    .where('s.preview', '=', 0)
     .execute();
   // log_phase is the server's own small JSON ({state, status}), written with the log (session-logs route).
   return unfinished.map((s) => ({ id: s.id, answers: count(s.answers), lastState: s.log_phase ? (JSON.parse(s.log_phase) as { state: string; status: string }) : null }));
@@ -80,7 +89,7 @@ export type ParticipantFilter = 'all' | 'running' | 'completed' | 'accepted' | '
 
 export interface ParticipantQuery {
   filter: ParticipantFilter;
-  /** A session id, or (with `searchIds`) a platform id or e-mail. */
+  /** A session id, or (with `searchIds`) part of a platform id or e-mail, in any case. */
   search?: string;
   /** Whether `search` may match platform ids (owners only: viewers never see them). */
   searchIds: boolean;
@@ -96,6 +105,8 @@ export interface ParticipantRow {
   platform: string;
   created_at: string;
   completed_at: string | null;
+  /** 1: a researcher's preview, shown marked. */
+  preview: number;
   accepted: number | null;
   outcomes: string | null;
   worker_id: string | null;
@@ -121,10 +132,14 @@ export async function participantPage(storage: Storage, jobId: string, q: Partic
   if (q.filter === 'rejected') query = query.where('v.accepted', '=', 0);
   const search = q.search?.trim();
   if (search) {
+    // Case-insensitive and partial on both databases: lower() on both sides (PostgreSQL's LIKE minds the case),
+    // with LIKE's own wildcards in the text escaped.
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const contains = (column: 'i.worker_id' | 'i.prolific_pid' | 'i.email' | 'i.assignment_id' | 'i.prolific_session_id') => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     query = query.where((eb) =>
       eb.or([
         eb('s.id', '=', /^\d{1,9}$/.test(search) ? Number(search) : -1),
-        ...(q.searchIds ? [eb('i.worker_id', '=', search), eb('i.prolific_pid', '=', search), eb('i.email', '=', search), eb('i.assignment_id', '=', search)] : []),
+        ...(q.searchIds ? (['i.worker_id', 'i.prolific_pid', 'i.email', 'i.assignment_id', 'i.prolific_session_id'] as const).map(contains) : []),
       ]),
     );
   }
@@ -136,6 +151,7 @@ export async function participantPage(storage: Storage, jobId: string, q: Partic
       's.platform',
       's.created_at',
       's.completed_at',
+      's.preview',
       'v.accepted',
       'v.outcomes',
       'i.worker_id',
@@ -160,6 +176,6 @@ export async function sessionTokenInJob(storage: Storage, jobId: string, session
 
 /** Rows of a per-session table that belong to a job's sessions (an export's progress bar). */
 export async function rowsOfJob(storage: Storage, jobId: string, table: 'ratings' | 'screenings' | 'session_logs'): Promise<number> {
-  const sessions = storage.db.selectFrom('sessions').select('id').where('job_id', '=', jobId);
+  const sessions = storage.db.selectFrom('sessions').select('id').where('job_id', '=', jobId).where('preview', '=', 0);
   return count((await storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('session_id', 'in', sessions).executeTakeFirstOrThrow()).n);
 }

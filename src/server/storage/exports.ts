@@ -20,19 +20,25 @@ export const EXPORT_PAGE_ROWS = 500;
 const answerSession = (storage: Storage, table: 'r' | 'm' | 'l') =>
   storage.dialect === 'sqlite' ? sql<number>`+${sql.ref(`${table}.session_id`)}` : sql<number>`${sql.ref(`${table}.session_id`)}`;
 
-function sessionQuery(db: Db, jobId: string) {
-  return db
+/** Which sessions an export holds: a researcher's previews only when asked (README "Console"). */
+export interface ExportScope {
+  includePreview?: boolean;
+}
+
+function sessionQuery(db: Db, jobId: string, scope: ExportScope) {
+  const query = db
     .selectFrom('sessions as s')
     .innerJoin('jobs as j', 'j.id', 's.job_id')
     .leftJoin('session_identities as i', 'i.session_id', 's.id')
     .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
-    .where('s.job_id', '=', jobId)
-    .select([
+    .where('s.job_id', '=', jobId);
+  return (scope.includePreview ? query : query.where('s.preview', '=', 0)).select([
       's.job_id',
       'j.protocol',
       's.playlist_id',
       's.id as session_id',
       's.platform',
+      's.preview as session_preview',
       'i.worker_id',
       'i.assignment_id',
       'i.hit_id',
@@ -48,8 +54,8 @@ function sessionQuery(db: Db, jobId: string) {
     ]);
 }
 
-export function ratingRows(storage: Storage, jobId: string, afterId: number) {
-  return sessionQuery(storage.db, jobId)
+export function ratingRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
+  return sessionQuery(storage.db, jobId, scope)
     .innerJoin('ratings as r', (join) => join.on(answerSession(storage, 'r'), '=', sql.ref('s.id')))
     .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
     .select(['r.id', 'r.stimulus_id', 'st.position as stimulus_position', 'st.is_training', 'st.spec', 'r.value', 'r.nb_replay', 'r.logs', 'r.timing', 'r.created_at'])
@@ -68,6 +74,7 @@ export function reportRatingRows(storage: Storage, jobId: string, afterId: numbe
     .selectFrom('ratings as r')
     .innerJoin('sessions as s', (join) => join.on(answerSession(storage, 'r'), '=', sql.ref('s.id')))
     .where('s.job_id', '=', jobId)
+    .where('s.preview', '=', 0)
     .where('r.id', '>', afterId)
     .select(['r.id', 'r.session_id', 'r.stimulus_id', 'r.value', 'r.nb_replay', 'r.logs', 'r.timing'])
     .orderBy('r.id')
@@ -85,8 +92,8 @@ export function jobStimulusSpecs(storage: Storage, jobId: string) {
     .execute();
 }
 
-export function screeningRows(storage: Storage, jobId: string, afterId: number) {
-  return sessionQuery(storage.db, jobId)
+export function screeningRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
+  return sessionQuery(storage.db, jobId, scope)
     .innerJoin('screenings as m', (join) => join.on(answerSession(storage, 'm'), '=', sql.ref('s.id')))
     .innerJoin('stimuli as st', 'st.id', 'm.stimulus_id')
     .select(['m.id', 'm.stimulus_id', 'st.position as stimulus_position', 'st.is_training', 'st.spec', 'm.screening_no', 'm.mouse_logs', 'm.timing', 'm.created_at'])
@@ -96,8 +103,8 @@ export function screeningRows(storage: Storage, jobId: string, afterId: number) 
     .execute();
 }
 
-export function sessionLogRows(storage: Storage, jobId: string, afterId: number) {
-  return sessionQuery(storage.db, jobId)
+export function sessionLogRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
+  return sessionQuery(storage.db, jobId, scope)
     .innerJoin('session_logs as l', (join) => join.on(answerSession(storage, 'l'), '=', sql.ref('s.id')))
     .select(['l.id', 'l.body', 'l.created_at'])
     .where('l.id', '>', afterId)

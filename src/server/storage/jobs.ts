@@ -73,10 +73,12 @@ export async function jobSummaries(storage: Storage): Promise<JobSummary[]> {
       'j.id',
       'j.protocol',
       eb.selectFrom('playlists as p').whereRef('p.job_id', '=', 'j.id').select(eb.fn.countAll().as('n')).as('playlists'),
-      eb.selectFrom('sessions as s').whereRef('s.job_id', '=', 'j.id').select(eb.fn.countAll().as('n')).as('started'),
+      // A researcher's previews are not participants (README "Console").
+      eb.selectFrom('sessions as s').whereRef('s.job_id', '=', 'j.id').where('s.preview', '=', 0).select(eb.fn.countAll().as('n')).as('started'),
       eb
         .selectFrom('sessions as s')
         .whereRef('s.job_id', '=', 'j.id')
+        .where('s.preview', '=', 0)
         .where('s.completed_at', 'is not', null)
         .select(eb.fn.countAll().as('n'))
         .as('completed'),

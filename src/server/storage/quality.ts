@@ -53,6 +53,7 @@ export async function completedSessionIds(storage: Storage, jobId: string): Prom
     .selectFrom('sessions')
     .select('id')
     .where('job_id', '=', jobId)
+    .where('preview', '=', 0)
     .where('completed_at', 'is not', null)
     .orderBy('completed_at')
     .orderBy('id')
@@ -112,6 +113,7 @@ export async function acceptedRatingTotals(storage: Storage, jobId: string): Pro
     .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
     .select('s.id')
     .where('s.job_id', '=', jobId)
+    .where('s.preview', '=', 0)
     .where('s.completed_at', 'is not', null)
     .where((eb) => eb.or([eb('v.included', 'is', null), eb('v.included', '=', 1)]));
   const [sessions, counts] = await Promise.all([
@@ -170,6 +172,7 @@ export async function decisionRows(storage: Storage, jobId: string): Promise<Dec
       'v.outcomes',
     ])
     .where('s.job_id', '=', jobId)
+    .where('s.preview', '=', 0)
     .where('s.completed_at', 'is not', null)
     .orderBy('s.completed_at')
     .orderBy('s.id')
@@ -182,6 +185,7 @@ export async function sessionsWithAnswers(storage: Storage, jobId: string): Prom
     .selectFrom('sessions as s')
     .select(['s.id', 's.completed_at'])
     .where('s.job_id', '=', jobId)
+    .where('s.preview', '=', 0)
     .where((eb) =>
       eb.or([
         eb.exists(eb.selectFrom('ratings as r').select('r.id').whereRef('r.session_id', '=', 's.id')),

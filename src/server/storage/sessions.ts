@@ -78,7 +78,8 @@ async function leastLoadedIn(db: Db, jobId: string, leaseMinutes: number, playli
   const cutoff = new Date(Date.now() - leaseMinutes * 60_000).toISOString();
   let query = db
     .selectFrom('playlists as p')
-    .leftJoin('sessions as s', 's.playlist_id', 'p.id')
+    // A researcher's preview takes no participant's place.
+    .leftJoin('sessions as s', (join) => join.onRef('s.playlist_id', '=', 'p.id').on('s.preview', '=', 0))
     .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
     .select([
       'p.id',
@@ -105,6 +106,11 @@ export interface NewSession {
   targetAccepted?: number;
   /** The job takes new participants (open); a paused or closed job only gives unfinished sessions back. */
   acceptsNew?: boolean;
+  /**
+   * A researcher's preview (a console preview link): a session of its own whatever the job's status and target,
+   * marked, with no platform ids (it blocks no one and resumes only a preview).
+   */
+  preview?: boolean;
 }
 
 /** A paused or closed job: no new session (those in progress may finish). */
@@ -127,7 +133,8 @@ export interface OpenedSession {
  */
 export async function openSession(storage: Storage, input: NewSession): Promise<OpenedSession> {
   const token = newSessionToken();
-  const hashes = participantHashes(identityIds(input.identity));
+  const preview = input.preview === true;
+  const hashes = preview ? [] : participantHashes(identityIds(input.identity));
   return storage.write(async (trx) => {
     await storage.lockJob(trx, input.jobId);
     const known = hashes.length === 0
@@ -143,7 +150,13 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
     if (known.some((s) => s.completed_at !== null) || (await hasWithdrawnAny(trx, input.jobId, input.identity))) throw new AlreadyCompletedError();
     let open: { id: number; token: string; playlist_id: number; completed_at: string | null } | undefined = known[0];
     if (!open && input.resumeToken) {
-      open = await trx.selectFrom('sessions').select(['id', 'token', 'playlist_id', 'completed_at']).where('token', '=', input.resumeToken).where('job_id', '=', input.jobId).executeTakeFirst();
+      open = await trx
+        .selectFrom('sessions')
+        .select(['id', 'token', 'playlist_id', 'completed_at'])
+        .where('token', '=', input.resumeToken)
+        .where('job_id', '=', input.jobId)
+        .where('preview', '=', preview ? 1 : 0)
+        .executeTakeFirst();
       if (open?.completed_at) throw new AlreadyCompletedError();
     }
     if (open) {
@@ -157,10 +170,10 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
       }
       return { id: open.id, token: open.token, playlistId: open.playlist_id, resumed: true };
     }
-    if (input.acceptsNew === false) throw new JobNotOpenError();
+    if (input.acceptsNew === false && !preview) throw new JobNotOpenError();
     const chosen = await leastLoadedIn(trx, input.jobId, input.leaseMinutes, input.playlistId);
     if (!chosen) throw new Error(`job ${input.jobId} has no playlist${input.playlistId === null ? '' : ` ${input.playlistId}`}`);
-    if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted) {
+    if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted && !preview) {
       throw new StudyFullError(input.playlistId === null ? `every playlist of job ${input.jobId} has its ${input.targetAccepted} observers` : `playlist ${chosen.id} has its ${input.targetAccepted} observers`);
     }
     const playlistId = chosen.id;
@@ -176,6 +189,7 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
         created_at: nowIso(),
         completed_at: null,
         verification_code: null,
+        preview: preview ? 1 : 0,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -61,6 +61,8 @@ export interface SessionsTable {
   verification_code: string | null;
   /** The last interaction-log state the session sent, {state, status} as JSON (written with its log). */
   log_phase: string | null;
+  /** 1: a researcher's preview (README "Console"), kept out of balancing, statistics and exports. */
+  preview: Generated<number>;
 }
 
 /** Who the participant is on their platform; kept apart from the answers. */
@@ -228,6 +230,14 @@ export interface SignInAttemptsTable {
   last_at: string;
 }
 
+/** A preview link of a job (the token's SHA-256), valid until expires_at. */
+export interface PreviewLinksTable {
+  token_hash: string;
+  job_id: string;
+  user_id: number;
+  expires_at: string;
+}
+
 /** owner: everything; viewer: reads, without platform ids. */
 export interface JobRolesTable {
   job_id: string;
@@ -254,6 +264,7 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   job_roles: JobRolesTable;
   sign_in_attempts: SignInAttemptsTable;
+  preview_links: PreviewLinksTable;
 }
 
 export type Db = Kysely<Database>;

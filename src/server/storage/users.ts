@@ -156,3 +156,8 @@ export async function userSummaries(storage: Storage): Promise<UserSummary[]> {
     roles: roles.filter((r) => r.user_id === u.id).map((r) => ({ jobId: r.job_id, role: r.role })),
   }));
 }
+
+/** How many console accounts exist (npm start says how to create the first). */
+export async function userCount(storage: Storage): Promise<number> {
+  return Number((await storage.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}

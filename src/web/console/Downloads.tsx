@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { download, getJson, postJson } from './consoleApi.js';
 import { useConsole } from './context.js';
+import { fill } from './strings.js';
 import { VegaChart } from './VegaChart.js';
 
 const EXPORTS: Array<{ label: string; query: string }> = [
@@ -14,11 +15,26 @@ const EXPORTS: Array<{ label: string; query: string }> = [
   { label: 'mlds.csv', query: 'format=mlds' },
 ];
 
+/** Formats read from the analysis (previews never in them). */
+const ANALYSIS = new Set(['p910.csv', 'pairs.csv', 'mlds.csv']);
+
+type Verdicts = { payment: 'approve' | 'reject'; analysis: 'include' | 'exclude' };
+
+/** What judging every session again changed (POST .../screen). */
+interface Rescreened {
+  sessions: number;
+  accepted: number;
+  rejected: number;
+  newlyJudged: number;
+  unchanged: number;
+  changed: Array<{ sessionId: number; before: Verdicts; after: Verdicts }>;
+}
+
 /**
- * Every export format and the platforms' decision lists (owners: they hold platform ids), streamed with progress,
+ * The export formats that fit the protocol and the platforms' decision lists (owners: they hold platform ids), streamed with progress,
  * and the analysis report (everyone), whose charts the page draws from the report's own chart specifications.
  */
-export default function Downloads({ jobId, owner }: { jobId: string; owner: boolean }) {
+export default function Downloads({ jobId, owner, offered }: { jobId: string; owner: boolean; offered: string[] }) {
   const { t } = useConsole();
   const base = `/console/api/jobs/${encodeURIComponent(jobId)}`;
   const [progress, setProgress] = useState<string | null>(null);
@@ -29,6 +45,18 @@ export default function Downloads({ jobId, owner }: { jobId: string; owner: bool
   const [include, setInclude] = useState({ rejected: false, excluded: false });
   const includeWords = [include.rejected ? 'rejected' : '', include.excluded ? 'excluded' : ''].filter(Boolean).join(',');
   const includeQuery = includeWords ? `?include=${includeWords}` : '';
+  const [withPreview, setWithPreview] = useState(false);
+  const [judged, setJudged] = useState<Rescreened | null>(null);
+  const rescreen = () =>
+    postJson<Rescreened>(`${base}/screen`).then(
+      (answer) => {
+        setDecisions({});
+        setJudged(answer);
+      },
+      (e: Error) => setError(e.message),
+    );
+
+  const verdictText = (v: Verdicts) => `${t.payment} ${t.verdictWords[v.payment]}, ${t.analysis.toLowerCase()} ${t.verdictWords[v.analysis]}`;
 
   const fetchFile = async (path: string) => {
     setError(null);
@@ -66,18 +94,40 @@ export default function Downloads({ jobId, owner }: { jobId: string; owner: bool
         <>
           <h3>{t.exports}</h3>
           <ul className="plain buttons">
-            {EXPORTS.map((e) => (
+            {EXPORTS.filter((e) => offered.includes(e.label)).map((e) => (
               <li key={e.label}>
-                <button type="button" className="secondary" onClick={() => void fetchFile(`${base}/export?${e.query}${includeWords && e.query.startsWith('format=') ? `&include=${includeWords}` : ''}`)}>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => void fetchFile(`${base}/export?${e.query}${ANALYSIS.has(e.label) ? (includeWords ? `&include=${includeWords}` : '') : withPreview ? '&preview=1' : ''}`)}
+                >
                   {e.label}
                 </button>
               </li>
             ))}
           </ul>
+          <label className="checkbox">
+            <input type="checkbox" checked={withPreview} onChange={(e) => setWithPreview(e.target.checked)} />
+            {t.previewInclude}
+          </label>
           <h3>{t.decisions}</h3>
-          <button type="button" className="secondary" onClick={() => void postJson(`${base}/screen`).then(() => setDecisions({}), (e: Error) => setError(e.message))}>
+          <button type="button" className="secondary" onClick={() => void rescreen()}>
             {t.rescreen}
           </button>
+          {judged && (
+            <div role="status" id="rescreen-result">
+              <p>
+                {fill(t.rescreened, { sessions: judged.sessions, accepted: judged.accepted, rejected: judged.rejected, newly: judged.newlyJudged, unchanged: judged.unchanged, changed: judged.changed.length })}
+              </p>
+              {judged.changed.length > 0 && (
+                <ul>
+                  {judged.changed.map((c) => (
+                    <li key={c.sessionId}>{fill(t.rescreenChange, { id: c.sessionId, before: verdictText(c.before), after: verdictText(c.after) })}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
           {(['prolific', 'mturk'] as const).map((platform) => (
             <div key={platform}>
               <button type="button" className="link-button" onClick={() => void listDecisions(platform)}>

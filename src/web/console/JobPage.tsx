@@ -4,6 +4,7 @@ import { getJson, postJson } from './consoleApi.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { useConsole, type JobDetail, type JobStats } from './context.js';
 import { Overview } from './Overview.js';
+import { StudySetup } from './StudySetup.js';
 
 const Participants = lazy(() => import('./Participants.js'));
 const Downloads = lazy(() => import('./Downloads.js'));
@@ -64,6 +65,7 @@ export default function JobPage() {
       ) : (
         <p className="muted">{t.ownerOnly}</p>
       )}
+      <StudySetup job={job} onError={setError} />
       {asked && <ConfirmDialog message={t.confirmStatus[asked]!} onConfirm={() => void setStatus(asked)} onCancel={() => setAsked(null)} />}
       <nav className="tabs" aria-label={job.id}>
         <NavLink end to={`/console/jobs/${job.id}`}>{t.overview}</NavLink>
@@ -73,7 +75,7 @@ export default function JobPage() {
       <Routes>
         <Route index element={<Overview stats={stats} />} />
         <Route path="participants" element={<Participants jobId={job.id} owner={owner} />} />
-        <Route path="downloads" element={<Downloads jobId={job.id} owner={owner} />} />
+        <Route path="downloads" element={<Downloads jobId={job.id} owner={owner} offered={job.downloads} />} />
       </Routes>
     </>
   );

@@ -1,5 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { useEffect, useMemo, useState } from 'react';
+import { CopyLink } from './CopyLink.js';
 import { Link } from 'react-router-dom';
 import { getJson } from './consoleApi.js';
 import { useConsole, type JobSummary } from './context.js';
@@ -32,7 +33,7 @@ export default function JobsList() {
           <ul className="plain">
             {(['prolific', 'mturk', 'lab'] as const).map((platform) => (
               <li key={platform}>
-                <CopyLink label={platform} url={c.row.original.links[platform]} />
+                <CopyLink label={platform} url={c.row.original.links[platform]} short />
               </li>
             ))}
           </ul>
@@ -49,23 +50,5 @@ export default function JobsList() {
       <h1>{t.jobs}</h1>
       {jobs.length === 0 ? <p>{t.noJobs}</p> : <DataTable caption={t.jobs} columns={columns} rows={jobs} id="jobs-table" />}
     </>
-  );
-}
-
-function CopyLink({ label, url }: { label: string; url: string }) {
-  const { t } = useConsole();
-  const [copied, setCopied] = useState(false);
-  return (
-    <span className="copy-link">
-      <span className="link-platform">{label}</span> <code>{url}</code>{' '}
-      <button
-        type="button"
-        className="small secondary"
-        aria-label={`${t.copy} ${label}`}
-        onClick={() => void navigator.clipboard?.writeText(url).then(() => setCopied(true), () => setCopied(false))}
-      >
-        {copied ? t.copied : t.copy}
-      </button>
-    </span>
   );
 }

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { reasonInWords, ruleInWords } from '../../quality/reasons.js';
 import { useConsole, type JobStats } from './context.js';
+import { fill } from './strings.js';
 import { VegaChart } from './VegaChart.js';
 
 /** The live overview of a study: counters, progress per playlist, completions, drop-out, timing and screening. */
@@ -79,6 +80,7 @@ export function Overview({ stats }: { stats: JobStats }) {
       <div className="columns">
         <div>
           <h3>{t.dropOut}</h3>
+          <p className="muted">{t.dropOutNote}</p>
           {stats.dropOut.length === 0 ? (
             <p>{t.none}</p>
           ) : (
@@ -92,8 +94,8 @@ export function Overview({ stats }: { stats: JobStats }) {
               </thead>
               <tbody>
                 {stats.dropOut.map((d) => (
-                  <tr key={d.phase}>
-                    <td>{d.phase}</td>
+                  <tr key={`${d.phase}:${d.stimulus ?? ''}:${d.detail ?? ''}`}>
+                    <td>{fill(t.phases[d.phase] ?? d.phase, { n: d.stimulus ?? '', detail: d.detail ?? '' })}</td>
                     <td>{d.sessions}</td>
                   </tr>
                 ))}

@@ -18,6 +18,7 @@ interface ParticipantRow {
   payment: 'approve' | 'reject' | null;
   analysis: 'include' | 'exclude' | null;
   failed: Array<{ rule: string; detail: string }>;
+  preview: boolean;
   answers: number;
   ids: { workerId: string | null; assignmentId: string | null; prolificPid: string | null; submissionId: string | null; email: string | null } | null;
 }
@@ -54,7 +55,14 @@ export default function Participants({ jobId, owner }: { jobId: string; owner: b
 
   const columns = useMemo(
     () => [
-      column.accessor('sessionId', { header: t.session }),
+      column.accessor('sessionId', {
+        header: t.session,
+        cell: (c) => (
+          <>
+            {c.getValue()} {c.row.original.preview && <span className="preview-mark">{t.previewMark}</span>}
+          </>
+        ),
+      }),
       column.accessor('playlist', { header: t.playlist }),
       column.accessor('platform', { header: t.platform }),
       column.accessor('startedAt', { header: t.startedAt, cell: (c) => new Date(c.getValue()).toLocaleString() }),

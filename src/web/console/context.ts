@@ -28,7 +28,7 @@ export interface JobStats {
   playlists: Array<{ id: number; position: number; started: number; running: number; completed: number; accepted: number; rejected: number }>;
   completions: Array<{ hour: string; completed: number }>;
   medianSessionMinutes: number | null;
-  dropOut: Array<{ phase: string; sessions: number }>;
+  dropOut: Array<{ phase: string; stimulus?: number; detail?: string; sessions: number }>;
   timing: { passed: number; failed: number };
   rules: Array<{ rule: string; kind: 'payment' | 'analysis'; passed: number; failed: number }>;
   rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: Array<{ rule: string; detail: string }> }>;
@@ -48,5 +48,12 @@ export interface JobDetail {
   protocol: string;
   role: 'owner' | 'viewer';
   question: string;
+  quality: Record<string, unknown>;
+  links: JobSummary['links'];
+  completionUrl: string | null;
+  /** The job's fields as the study file gave them (long HTML texts left out). */
+  settings: Record<string, unknown>;
+  /** The downloads that fit the protocol ('ratings.csv', 'pairs.csv', ...). */
+  downloads: string[];
   stats: JobStats;
 }

@@ -29,6 +29,8 @@ export const FORWARDED_PARAMS = [
   'PROLIFIC_PID',
   'STUDY_ID',
   'SESSION_ID',
+  // A researcher's preview link from the console (README "Console"): the session is marked and counts nowhere.
+  'preview',
 ] as const;
 
 /** MTurk shows the task in preview with this assignment id; no session is created for it. */

@@ -18,6 +18,8 @@ export const en = {
   eligibilityOs: 'OS',
   eligibilityMaxSize: 'Max screen size',
   eligibilityMinSize: 'Min screen size',
+  // The measured size, in the order of SPEC §5's messages ('{h}x{w}'), said so: 720x1280 alone reads as a width.
+  eligibilitySizeValue: '{h}x{w}, height x width',
   eligibilityZoom: 'Page zoom',
   eligibilityPass: 'pass',
   eligibilityBrowserFail: 'Please use one of the following browser: {list}.',

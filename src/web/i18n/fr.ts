@@ -17,6 +17,7 @@ export const fr: Strings = {
   eligibilityOs: "Système d'exploitation",
   eligibilityMaxSize: "Taille d'écran maximale",
   eligibilityMinSize: "Taille d'écran minimale",
+  eligibilitySizeValue: '{h}x{w}, hauteur x largeur',
   eligibilityZoom: 'Zoom de la page',
   eligibilityPass: 'ok',
   eligibilityBrowserFail: "Veuillez utiliser l'un des navigateurs suivants : {list}.",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import UAParser from 'ua-parser-js';
 import { en } from '../../i18n/en.js';
+import { fr } from '../../i18n/fr.js';
 import { BUBBLE_PAGE_ELIGIBILITY, GENERIC_PAGE_ELIGIBILITY, PIIFACE_PAGE_ELIGIBILITY } from '../../../protocols/common/eligibility.js';
 import { browserFamily, checkEligibility, osFamily, type EligibilityInput } from './rules.js';
 import { zoomPercent } from '../../flow/windowInfo.js';
@@ -82,6 +83,9 @@ describe('eligibility rules', () => {
     const r = byId(checkEligibility(input({ screen: { width: 1024, height: 768 }, job: { ...input().job, targetScreenSizeHeight: 1080, targetScreenSizeWidth: 1920 } }), en));
     expect(r.minSize!.pass).toBe(false);
     expect(r.minSize!.message).toBe('Please use a larger screen than the current one at 768x1024. Targeted minimum size is 1080x1920.');
+    // The size shown next to the check is in the message's order, and says which number is which.
+    expect(r.minSize!.value).toBe('768x1024, height x width');
+    expect(byId(checkEligibility(input({ screen: { width: 1024, height: 768 } }), fr)).minSize!.value).toBe('768x1024, hauteur x largeur');
     expect(r.maxSize!.pass).toBe(true);
   });
 

@@ -91,7 +91,7 @@ export function checkEligibility(input: EligibilityInput, t: Strings): CheckResu
   const minPass = screen.height >= min.th && screen.width >= min.tw;
   const maxPass = (max.th === 0 || screen.height <= max.th) && (max.tw === 0 || screen.width <= max.tw);
   const zoomPass = Math.abs(input.zoom - 100) <= ZOOM_TOLERANCE_PERCENT;
-  const sizeText = `${screen.height}x${screen.width}`;
+  const sizeText = fill(t.eligibilitySizeValue, current);
   return [
     {
       id: 'browser',

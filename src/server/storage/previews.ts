@@ -1,0 +1,30 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { nowIso, type Storage } from './types.js';
+
+/**
+ * Preview links (README "Console"): a researcher runs the study as a participant, whatever its status, without it
+ * counting. The link carries a random 256-bit token; the database keeps its SHA-256, so any node can check it.
+ */
+
+/** How long a preview link works. */
+export const PREVIEW_LINK_MS = 24 * 3600_000;
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function createPreviewLink(storage: Storage, jobId: string, userId: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const expires = new Date(Date.now() + PREVIEW_LINK_MS).toISOString();
+  await storage.write((trx) => trx.insertInto('preview_links').values({ token_hash: tokenHash(token), job_id: jobId, user_id: userId, expires_at: expires }).execute());
+  return token;
+}
+
+/** The token opens a preview of this job now. */
+export async function previewLinkValid(storage: Storage, jobId: string, token: string): Promise<boolean> {
+  const row = await storage.db
+    .selectFrom('preview_links')
+    .select('expires_at')
+    .where('token_hash', '=', tokenHash(token))
+    .where('job_id', '=', jobId)
+    .executeTakeFirst();
+  return row !== undefined && row.expires_at > nowIso();
+}
