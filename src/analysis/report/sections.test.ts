@@ -49,9 +49,11 @@ describe('report sections a researcher expects', () => {
     const titles = chartSpecs(report).map((c) => c.title);
     expect(titles).toContain('MOS per condition across contents: one line per content.');
     expect(titles.filter((t) => t.startsWith('Content '))).toEqual([
-      'Content c1: MOS per stimulus (condition — stimulus) with 95 % CI.',
-      'Content c2: MOS per stimulus (condition — stimulus) with 95 % CI.',
+      'Content c1: MOS per condition with 95 % CI.',
+      'Content c2: MOS per condition with 95 % CI.',
     ]);
+    const c1 = chartSpecs(report).find((c) => c.title.startsWith('Content c1'))!.spec as { data: { values: { label: string; value: number }[] } };
+    expect(c1.data.values.map((v) => [v.label, v.value])).toEqual([['ref', 4.8], ['low', 3], ['high', 4]]);
     expect(titles).toContain('DMOS per stimulus (hidden references at 5) with 95 % CI.');
     expect(titles).toContain('Distribution of the raw votes (all observers, before screening).');
     const { csv } = await written(report);
