@@ -98,6 +98,13 @@ describe('report sections a researcher expects', () => {
     expect(pair!.pHolm).toBe(pair!.p); // one pair: nothing to correct
   });
 
+  it('no significance table above 100 groups, and a note says why', async () => {
+    const votes = ['o1', 'o2'].flatMap((observer, i) => Array.from({ length: 101 }, (_, j) => ({ observer, stimulus: `s${j}`, score: 1 + ((i + j) % 5) })));
+    const report = (await analyse({ family: 'rating', protocol: 'absolute_category_rating', votes }, options)) as RatingReport;
+    expect(report.significance).toMatchObject({ groupedBy: 'stimulus', groups: 101, pairs: [] });
+    expect(report.notes).toContain('Pairwise significance not computed: 101 stimuli (more than 100); declare conditions to compare them.');
+  });
+
   it('paired: ranking plot with bootstrap rank intervals', async () => {
     const votes: PairedVote[] = [];
     for (let o = 0; o < 12; o++) {
