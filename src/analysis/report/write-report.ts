@@ -85,7 +85,9 @@ export function chartSpecs(report: Report): Chart[] {
       for (const { label, rows } of partsOf(report)) {
         charts.push({ title: `Bradley–Terry scale with 95 % bootstrap CI${label}.`, spec: specForBradleyTerry(rows, `Bradley–Terry scale (logit, 95 % bootstrap CI)${label}`) });
       }
-      charts.push({ title: 'Ranking plot: rank by JOD with its 95 % bootstrap interval.', spec: specForRanking(report.scale) });
+      for (const { label, rows } of partsOf(report)) {
+        charts.push({ title: `Ranking plot: rank by JOD with its 95 % bootstrap interval${label}.`, spec: specForRanking(rows, `Ranking by JOD (1 = best, 95 % bootstrap interval of the rank)${label}`) });
+      }
       for (const scene of report.scenes.slice(0, MAX_CONTENT_CHARTS)) charts.push(...pairedCharts(scene, `, scene ${scene.scene}`));
       return charts;
     }
