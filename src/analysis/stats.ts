@@ -2,6 +2,7 @@
 import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 
 /** sureal's 95 % normal CI multiplier (rounded z of 0.975, as sureal writes it). */
@@ -9,7 +10,7 @@ export const SUREAL_Z95 = 1.95996;
 
 export type Interval = [number, number];
 
-export { chisquareQuantile, normalCdf, normalQuantile, tQuantile };
+export { chisquareQuantile, normalCdf, normalQuantile, tCdf, tQuantile };
 
 export function mean(values: ArrayLike<number>): number {
   let sum = 0;

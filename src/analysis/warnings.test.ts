@@ -73,6 +73,9 @@ describe('warnings in report.json and report.html', () => {
       'Thurstone Case V scale in JOD with 95 % bootstrap CI, part 2 of 2 (not comparable with the other parts).',
     ]);
     expect(jodCharts.map((c) => (c.spec as { data: { values: { label: string }[] } }).data.values.map((v) => v.label))).toEqual([['x', 'y'], ['u', 'v']]);
+    // Ranks within each part: x and u are each first of their own part.
+    expect(report.scale.map((s) => [s.stimulus, s.rank])).toEqual([['x', 1], ['y', 2], ['u', 1], ['v', 2]]);
+    expect(chartSpecs(report).filter((c) => c.title.startsWith('Ranking plot'))).toHaveLength(2);
   });
 
   it('MLDS with unanimous responses: separated, the unidentified levels named', async () => {

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyse } from '../analyse.js';
 import { createRandom } from '../random.js';
 import type { PairedReport } from '../report-types.js';
+import { writeReport } from '../report/write-report.js';
 import { readVotesCsv } from '../votes-csv.js';
 import { fixturePath, maxAbsDiff, readFixtureJson } from '../test-support.js';
 import type { PairedVote } from '../types.js';
@@ -89,5 +92,11 @@ describe('scenes: a votes CSV with a scene column is scaled and screened per sce
     expect(flagged).toHaveLength(4);
     expect(report.observers.filter((o) => o.outlier).map((o) => o.observer)).toEqual(['F01']);
     expect(report.notes.join(' ')).toContain('Votes name 5 scenes');
+    const dir = mkdtempSync(join(tmpdir(), 'glimpse-scenes-'));
+    await writeReport(dir, report);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('flags 1 on the votes pooled over the scenes as possible outliers');
+    expect(html).toMatch(/<tr><th>Scene exhibition<\/th><td>2 flagged: \w+, \w+<\/td><\/tr>/);
+    expect(readFileSync(join(dir, 'scene-observers.csv'), 'utf8').split('\r\n')[0]).toBe('scene,observer,trials,pairs,loglik10_per_pair,dist_l,outlier');
   });
 });

@@ -24,7 +24,7 @@ export interface PairedScaleRow {
   /** Bradley–Terry θ (logit units), same gauge as jod. */
   bt: number;
   bt_ci95: Interval | null;
-  /** Rank by JOD, 1 = best (ties share the better rank). */
+  /** Rank by JOD within its connected part, 1 = best (ties share the better rank). */
   rank: number;
   /** 2.5 % and 97.5 % quantiles of the rank over the bootstrap resamples (null without resamples). */
   rank_ci95: Interval | null;
@@ -97,6 +97,9 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
   const gauge = (values: Float64Array) => (anchorIndex < 0 ? values : values.map((v) => v - values[anchorIndex]));
 
   const total = winMatrix(data, () => 1);
+  const identified = identification(total, n);
+  const partOf = new Int32Array(n);
+  identified.parts.forEach((members, part) => members.forEach((i) => (partOf[i] = part)));
   const thurstone = scaleThurstone(total, n, settings.prior);
   const bt = scaleBradleyTerry(total, n);
 
@@ -121,7 +124,7 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
     if (btFit.penalized) penalizedResamples++;
     const jod = gauge(fit.jod);
     const theta = gauge(btFit.theta);
-    const ranks = ranksOf(jod);
+    const ranks = ranksOf(jod, partOf);
     for (let i = 0; i < n; i++) {
       jodSamples[i][b] = jod[i];
       btSamples[i][b] = theta[i];
@@ -132,7 +135,7 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
 
   const jod = gauge(thurstone.jod);
   const theta = gauge(bt.theta);
-  const ranks = ranksOf(jod);
+  const ranks = ranksOf(jod, partOf);
   const scale: PairedScaleRow[] = data.stimuli.map((stimulus, i) => {
     let wins = 0;
     let comparisons = 0;
@@ -153,7 +156,6 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
     };
   });
 
-  const identified = identification(total, n);
   const names = (indices: number[]) => indices.map((i) => data.stimuli[i]);
   return {
     prior: settings.prior,
@@ -174,9 +176,9 @@ export function analysePaired(data: PairedData, settings: PairedSettings): Paire
   };
 }
 
-/** Rank of each score, 1 = highest; equal scores share the better rank. */
-function ranksOf(scores: Float64Array): Int32Array {
-  return Int32Array.from(scores, (v) => 1 + scores.reduce((above, w) => above + (w > v ? 1 : 0), 0));
+/** Rank of each score within its part (scores of different parts are not comparable), 1 = highest; ties share the better rank. */
+function ranksOf(scores: Float64Array, partOf: Int32Array): Int32Array {
+  return Int32Array.from(scores, (v, i) => 1 + scores.reduce((above, w, j) => above + (partOf[j] === partOf[i] && w > v ? 1 : 0), 0));
 }
 
 function pairCounts(stimuli: string[], total: Float64Array): PairCount[] {

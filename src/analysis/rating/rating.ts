@@ -17,7 +17,7 @@ import {
 } from './mos.js';
 import { p910Model, type P910Model } from './p910.js';
 import { collectRatingData, keepObservers, votesPerObserver, type RatingData } from './rating-data.js';
-import { pairwiseSignificance, type PairwiseSignificance } from './significance.js';
+import { MAX_TESTED_GROUPS, pairwiseSignificance, type PairwiseSignificance } from './significance.js';
 import { bt500Screening, correlationScreening, p913Screening, straightLining } from './screening.js';
 
 export interface RatingObserver {
@@ -151,12 +151,16 @@ export async function analyseRating(
   const p910 = p910Model(kept);
   if (!p910.converged) notes.push(`P.910 Annex E model: no convergence after ${p910.iterations} iterations; the last iterate is reported (as sureal does).`);
 
+  const significance = pairwiseSignificance(scored);
+  if (significance.groups > MAX_TESTED_GROUPS) {
+    notes.push(`Pairwise significance not computed: ${significance.groups} ${significance.groupedBy === 'condition' ? 'conditions' : 'stimuli'} (more than ${MAX_TESTED_GROUPS}); declare conditions to compare them.`);
+  }
   return {
     stimuli,
     conditions: conditionMos(scored),
     contents: contentConditionMos(scored),
     distribution: voteDistribution(data),
-    significance: pairwiseSignificance(scored),
+    significance,
     dmos,
     observers,
     screening: {

@@ -100,7 +100,15 @@ function observersSection(report: AnyReport): string {
         break;
       }
       const outliers = report.observers.filter((o) => o.outlier);
-      body = `<p><strong>All ${report.observers.length} observers kept.</strong> pwcmp's leave-one-out check flags ${outliers.length} as possible outliers (dist_L &gt; 1.5)${outliers.length ? `: ${escapeHtml(outliers.map((o) => o.observer).join(', '))}` : ''}; exclude them and rerun if you reject them.</p>`;
+      const pooled = report.scenes.length > 0 ? ' on the votes pooled over the scenes' : '';
+      body = `<p><strong>All ${report.observers.length} observers kept.</strong> pwcmp's leave-one-out check flags ${outliers.length}${pooled} as possible outliers (dist_L &gt; 1.5)${outliers.length ? `: ${escapeHtml(outliers.map((o) => o.observer).join(', '))}` : ''}; exclude them and rerun if you reject them.</p>`;
+      if (report.scenes.length > 0) {
+        const perScene = report.scenes.map((scene): [string, string] => {
+          const flagged = scene.observers.filter((o) => o.outlier).map((o) => o.observer);
+          return [`Scene ${scene.scene}`, flagged.length ? `${flagged.length} flagged: ${flagged.join(', ')}` : 'none flagged'];
+        });
+        body += `<p>Per scene (pwcmp screens each scene on its own):</p>${definitionRows(perScene)}`;
+      }
       break;
     }
     default:

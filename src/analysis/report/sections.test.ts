@@ -49,9 +49,11 @@ describe('report sections a researcher expects', () => {
     const titles = chartSpecs(report).map((c) => c.title);
     expect(titles).toContain('MOS per condition across contents: one line per content.');
     expect(titles.filter((t) => t.startsWith('Content '))).toEqual([
-      'Content c1: MOS per stimulus (condition — stimulus) with 95 % CI.',
-      'Content c2: MOS per stimulus (condition — stimulus) with 95 % CI.',
+      'Content c1: MOS per condition with 95 % CI.',
+      'Content c2: MOS per condition with 95 % CI.',
     ]);
+    const c1 = chartSpecs(report).find((c) => c.title.startsWith('Content c1'))!.spec as { data: { values: { label: string; value: number }[] } };
+    expect(c1.data.values.map((v) => [v.label, v.value])).toEqual([['ref', 4.8], ['low', 3], ['high', 4]]);
     expect(titles).toContain('DMOS per stimulus (hidden references at 5) with 95 % CI.');
     expect(titles).toContain('Distribution of the raw votes (all observers, before screening).');
     const { csv } = await written(report);
@@ -94,6 +96,13 @@ describe('report sections a researcher expects', () => {
     expect(pair!.df).toBeCloseTo(17.776, 3);
     expect(pair!.p).toBeCloseTo(0.07939, 5);
     expect(pair!.pHolm).toBe(pair!.p); // one pair: nothing to correct
+  });
+
+  it('no significance table above 100 groups, and a note says why', async () => {
+    const votes = ['o1', 'o2'].flatMap((observer, i) => Array.from({ length: 101 }, (_, j) => ({ observer, stimulus: `s${j}`, score: 1 + ((i + j) % 5) })));
+    const report = (await analyse({ family: 'rating', protocol: 'absolute_category_rating', votes }, options)) as RatingReport;
+    expect(report.significance).toMatchObject({ groupedBy: 'stimulus', groups: 101, pairs: [] });
+    expect(report.notes).toContain('Pairwise significance not computed: 101 stimuli (more than 100); declare conditions to compare them.');
   });
 
   it('paired: ranking plot with bootstrap rank intervals', async () => {

@@ -59,10 +59,14 @@ function ratingCharts(report: Extract<Report, { family: 'rating' }>): Chart[] {
     charts.push({ title: 'MOS per condition across contents: one line per content.', spec: specForConditionAcrossContents(report.contents) });
   }
   for (const content of contents.slice(0, MAX_CONTENT_CHARTS)) {
-    const stimuli = report.stimuli
-      .filter((s) => s.content === content)
-      .map((s) => ({ ...s, stimulus: s.condition === null ? s.stimulus : `${s.condition} — ${s.stimulus}` }));
-    charts.push({ title: `Content ${content}: MOS per stimulus (condition — stimulus) with 95 % CI.`, spec: specForMos(stimuli, `Content ${content}: MOS (95 % CI)`) });
+    const own = report.stimuli.filter((s) => s.content === content);
+    // Labelled by condition where each condition is one stimulus of the content (the usual design).
+    const byCondition = own.every((s) => s.condition !== null) && new Set(own.map((s) => s.condition)).size === own.length;
+    const stimuli = own.map((s) => ({ ...s, stimulus: byCondition ? s.condition! : s.condition === null ? s.stimulus : `${s.condition} — ${s.stimulus}` }));
+    charts.push({
+      title: `Content ${content}: MOS per ${byCondition ? 'condition' : 'stimulus'} with 95 % CI.`,
+      spec: specForMos(stimuli, `Content ${content}: MOS per ${byCondition ? 'condition' : 'stimulus'} (95 % CI)`),
+    });
   }
   if (report.dmos && report.dmos.length > 0) charts.push({ title: 'DMOS per stimulus (hidden references at 5) with 95 % CI.', spec: specForDmos(report.dmos) });
   charts.push({ title: 'Distribution of the raw votes (all observers, before screening).', spec: specForVoteDistribution(report.distribution.scores) });
@@ -82,7 +86,9 @@ export function chartSpecs(report: AnyReport): Chart[] {
       for (const { label, rows } of partsOf(report)) {
         charts.push({ title: `Bradley–Terry scale with 95 % bootstrap CI${label}.`, spec: specForBradleyTerry(rows, `Bradley–Terry scale (logit, 95 % bootstrap CI)${label}`) });
       }
-      charts.push({ title: 'Ranking plot: rank by JOD with its 95 % bootstrap interval.', spec: specForRanking(report.scale) });
+      for (const { label, rows } of partsOf(report)) {
+        charts.push({ title: `Ranking plot: rank by JOD with its 95 % bootstrap interval${label}.`, spec: specForRanking(rows, `Ranking by JOD (1 = best, 95 % bootstrap interval of the rank)${label}`) });
+      }
       for (const scene of report.scenes.slice(0, MAX_CONTENT_CHARTS)) charts.push(...pairedCharts(scene, `, scene ${scene.scene}`));
       return charts;
     }
