@@ -15,6 +15,8 @@ export const QualityRules = Type.Object(
     attention: Type.Optional(Type.Boolean()),
     /** Rating protocols: the variance of the session's ratings at least this (no straight-lining). Default 0.15. */
     minVariance: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Literal(false)])),
+    /** How many ordinary ratings the variance rule needs: fewer alike answers are no sign of straight-lining. Default 4. */
+    varianceAfterRatings: Type.Optional(Type.Integer({ minimum: 2, maximum: 100000 })),
     /** Rating protocols: Pearson r with the current MOS of the other sessions at least this. Default 0.7. */
     minCorrelation: Type.Optional(Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Literal(false)])),
     /** How many other completed sessions the MOS needs before the correlation rule applies. Default 10. */

@@ -77,8 +77,11 @@ describe('session acceptance rules', () => {
     expect(status(evidence([rated('a', 3), rated('b', 3), rated('c', 3), rated('d', 4)]), 'minVariance').status).toBe('passed');
     expect(status(evidence([...'abcdefg'].map((s) => rated(s, 3)).concat(rated('h', 4))), 'minVariance').detail).toBe('variance 0.109 of 8 ratings (minimum 0.15)');
     // Check answers do not count: a straight-liner cannot pass on the gold stimulus's different score.
-    expect(status(evidence([rated('s1', 3), rated('s2', 3), checked('gold', true, 5)]), 'minVariance').status).toBe('failed');
-    expect(status(evidence([rated('s1', 3), rated('s2', 3)]), 'minVariance', { minVariance: false }).status).toBe('not applicable');
+    expect(status(evidence([...'abcd'].map((s) => rated(s, 3)).concat(checked('gold', true, 5))), 'minVariance').status).toBe('failed');
+    expect(status(evidence([...'abcd'].map((s) => rated(s, 3))), 'minVariance', { minVariance: false }).status).toBe('not applicable');
+    // Two or three alike answers are no sign of straight-lining: the rule needs 4 ratings (varianceAfterRatings).
+    expect(status(evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3)]), 'minVariance')).toMatchObject({ status: 'not applicable', detail: '3 ratings, the rule needs 4' });
+    expect(status(evidence([rated('s1', 3), rated('s2', 3)]), 'minVariance', { varianceAfterRatings: 2 }).status).toBe('failed');
   });
 
   it('minVariance and minCorrelation do not apply to choices', () => {
@@ -183,13 +186,13 @@ describe('session acceptance rules', () => {
   });
 
   it('a straight-liner who misses the trap is rejected with exactly those two reasons', () => {
-    const verdict = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), checked('trap', false, 3)]));
+    const verdict = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), rated('s4', 3), checked('trap', false, 3)]));
     expect(verdict).toMatchObject({ approved: false, included: false });
     expect(verdict.outcomes.filter((o) => o.status === 'failed').map((o) => o.rule)).toEqual(['traps', 'minVariance']);
     const trap = verdict.outcomes.find((o) => o.rule === 'traps')!;
     expect(rejectionReasons(verdict)).toEqual([
       `Missed a question that said what to answer (${trap.detail})`,
-      'Gave (almost) the same answer to every question (variance 0 of 3 ratings (minimum 0.15))',
+      'Gave (almost) the same answer to every question (variance 0 of 4 ratings (minimum 0.15))',
     ]);
   });
 });
@@ -197,7 +200,7 @@ describe('session acceptance rules', () => {
 describe('quality summary of a report', () => {
   it('gives both verdicts of each observer, what each rule decided, and who the report keeps', () => {
     const good = evaluateSession(evidence(careful()));
-    const bad = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), checked('trap', false, 3)]));
+    const bad = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), rated('s4', 3), checked('trap', false, 3)]));
     const slow = evaluateSession(evidence([...careful(), rated('s6', 2, { timing: envelope({ mediaError: 'x' }) })]));
     const sessions = [
       { observer: '1', completed: true, verdict: good },

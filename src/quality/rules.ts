@@ -31,6 +31,7 @@ export const DEFAULT_QUALITY_RULES = {
   traps: true,
   attention: true,
   minVariance: 0.15,
+  varianceAfterRatings: 4,
   minCorrelation: 0.7,
   correlationAfterSessions: 10,
   shownToEnd: true,
@@ -117,7 +118,7 @@ export function evaluateSession(evidence: SessionEvidence, rules: QualityRules |
     checkRule('gold', 'gold', evidence, r.gold),
     checkRule('traps', 'trap', evidence, r.traps),
     checkRule('attention', 'attention', evidence, r.attention),
-    varianceRule(evidence, r.minVariance),
+    varianceRule(evidence, r.minVariance, r.varianceAfterRatings),
     correlationRule(evidence, r.minCorrelation, r.correlationAfterSessions),
     trialTimeRule(evidence, r.minTrialMs),
     shownToEndRule(evidence, r.shownToEnd),
@@ -146,11 +147,11 @@ function checkRule(rule: RuleName, kind: StimulusCheck['kind'], evidence: Sessio
 /** The scores of the ordinary (not check) answers of a rating protocol. */
 const ordinaryRatings = (evidence: SessionEvidence) => evidence.answers.filter((a) => a.rating && !a.check).map((a) => a.rating!);
 
-function varianceRule(evidence: SessionEvidence, minimum: number | false): RuleOutcome {
+function varianceRule(evidence: SessionEvidence, minimum: number | false, afterRatings: number): RuleOutcome {
   if (minimum === false) return off('minVariance');
   const scores = ordinaryRatings(evidence).map((r) => r.score);
   if (evidence.answers.every((a) => !a.rating)) return outcome('minVariance', 'not applicable', 'not a rating scale');
-  if (scores.length < 2) return outcome('minVariance', 'not applicable', `${plural(scores.length, 'rating')}, too few for a variance`);
+  if (scores.length < afterRatings) return outcome('minVariance', 'not applicable', `${plural(scores.length, 'rating')}, the rule needs ${afterRatings}`);
   // Population variance (ddof 0), as numpy's var() in the P.910 toolkit.
   const variance = sd(scores, 0) ** 2;
   const detail = `variance ${round(variance)} of ${scores.length} ratings (minimum ${minimum})`;

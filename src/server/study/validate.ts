@@ -163,7 +163,7 @@ function checkProblems(check: StimulusCheck | undefined, list: 'stimuli' | 'trai
 /** Rules that only a rating scale can apply, set explicitly on another protocol, are a mistake worth telling. */
 function qualityProblems(rules: Record<string, unknown> | undefined, protocol: ProtocolDefinition): ErrorDetail[] {
   if (!rules || protocol.analysis.family === 'rating') return [];
-  return (['minVariance', 'minCorrelation', 'correlationAfterSessions'] as const)
+  return (['minVariance', 'varianceAfterRatings', 'minCorrelation', 'correlationAfterSessions'] as const)
     .filter((rule) => rules[rule] !== undefined && rules[rule] !== false)
     .map((rule) => ({ path: `$.quality.rules.${rule}`, message: `applies to rating scales only; ${protocol.name} is a ${protocol.analysis.family} protocol (remove it or set false)` }));
 }
