@@ -28,7 +28,8 @@ export async function storeSessionLogs(storage: Storage, session: SessionRow, lo
   }
   const used = await storage.db
     .selectFrom('session_logs')
-    .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('length', ['body'])).as('bytes')])
+    // octet_length reads the stored size (SQLite's length() of text counts characters: it reads every earlier log).
+    .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('octet_length', ['body'])).as('bytes')])
     .where('session_id', '=', session.id)
     .executeTakeFirstOrThrow();
   if (Number(used.posts) + 1 > SESSION_LOGS_QUOTA.posts || Number(used.bytes ?? 0) + logsJson.length > SESSION_LOGS_QUOTA.bytes) {
