@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addUser, signIn, type ConsoleClient } from '../../testkit/console.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { migrationsOf } from '../../src/server/storage/migrations.js';
 import { PAIR_STUDY } from '../../testkit/studies.js';
 
 /**
@@ -81,6 +82,22 @@ describeEachDialect('live statistics', (dialect) => {
     // A later post without states keeps the phase reached.
     expect((await postJson(ctx().app, '/api/sessionlogs/', { ...logs, logStates: [] })).statusCode).toBe(201);
     expect(json(await owner.get('/console/api/jobs/fixture-pair')).stats.dropOut).toEqual([{ phase: 'consent', sessions: 1 }]);
+  });
+
+  it('migration 009 fills the phase and the state classes of logs stored before it, from their bodies', async () => {
+    await ctx().importStudy(PAIR_STUDY);
+    const playlist = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', 'platform=prolific&PROLIFIC_PID=old'));
+    const migration = migrationsOf(dialect)['009_console_hardening']!;
+    await migration.down!(ctx().storage.db);
+    const body = (states: Array<{ state: string; status: string }>) => JSON.stringify({ logStates: states.map((s, i) => ({ ...s, time: i })) });
+    for (const states of [[{ state: 'Eligibility', status: 'visual' }, { state: 'Eligibility', status: 'visual' }], [{ state: 'FailEligibility', status: 'acuity' }], []]) {
+      await ctx().storage.db.insertInto('session_logs').values({ session_id: playlist.session_id, body: body(states), created_at: new Date().toISOString() } as never).execute();
+    }
+    await migration.up(ctx().storage.db);
+    const rows = await ctx().storage.db.selectFrom('session_logs').select('state_classes').orderBy('id').execute();
+    expect(rows.map((r) => r.state_classes)).toEqual(['V', 'F', '']);
+    const session = await ctx().storage.db.selectFrom('sessions').select('log_phase').where('id', '=', playlist.session_id).executeTakeFirstOrThrow();
+    expect(JSON.parse(session.log_phase!)).toEqual({ state: 'FailEligibility', status: 'acuity' });
   });
 
   describe('streams', () => {

@@ -147,8 +147,8 @@ describeEachDialect('console uploads', (dialect) => {
     it('stops a deflate bomb at the unpacked limit, whatever its headers claim, and keeps nothing', async () => {
       await addUser(ctx().storage, 'admin@lab.example');
       const admin = await signIn(ctx().app, 'admin@lab.example');
-      const bomb = await deflateBomb(256 * MiB);
-      expect(bomb.length).toBeLessThan(MiB);
+      const bomb = await deflateBomb(96 * MiB);
+      expect(bomb.length).toBeLessThan(MiB / 4);
       for (const zip of [bomb, lyingSizes(bomb)]) {
         const { result: res, peak } = await watchingDisk(ctx().mediaDir, () => upload(ctx(), admin, zip));
         expect([res.statusCode, json(res).error]).toEqual(zip === bomb ? [413, 'ZIP_TOO_LARGE'] : [400, 'BAD_ZIP']);
@@ -157,19 +157,19 @@ describeEachDialect('console uploads', (dialect) => {
       }
       expect(stagedBytes(ctx().mediaDir)).toBe(0);
       expect(await jobIds(ctx())).toEqual([]);
-    });
+    }, 60_000);
 
     it('refuses three bombs at once within one shared disk budget', async () => {
       await addUser(ctx().storage, 'admin@lab.example');
       const admin = await signIn(ctx().app, 'admin@lab.example');
-      const bomb = await deflateBomb(256 * MiB);
+      const bomb = await deflateBomb(96 * MiB);
       const { result, peak } = await watchingDisk(ctx().mediaDir, () => Promise.all([0, 1, 2].map(() => upload(ctx(), admin, bomb))));
       for (const res of result) expect([[413, 'ZIP_TOO_LARGE'], [503, 'UPLOADS_BUSY']]).toContainEqual([res.statusCode, json(res).error]);
       // Three uploads of 16 MiB each would be 48 MiB: they share 24 MiB.
       expect(peak).toBeLessThanOrEqual(LIMITS.sharedBytes + MiB);
       expect(stagedBytes(ctx().mediaDir)).toBe(0);
       expect(await jobIds(ctx())).toEqual([]);
-    });
+    }, 60_000);
 
     it('refuses an archive of 50,001 entries from its directory, before unpacking any', async () => {
       await addUser(ctx().storage, 'admin@lab.example');

@@ -32,7 +32,8 @@ export async function storeSessionLogs(storage: Storage, session: SessionRow, lo
     if (storage.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', session.id).forUpdate().execute();
     const used = await trx
       .selectFrom('session_logs')
-      .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('length', ['body'])).as('bytes')])
+      // octet_length reads the stored size (SQLite's length() of text counts characters: it reads every earlier log).
+      .select((eb) => [eb.fn.countAll().as('posts'), eb.fn.sum(eb.fn('octet_length', ['body'])).as('bytes')])
       .where('session_id', '=', session.id)
       .executeTakeFirstOrThrow();
     if (Number(used.posts) + 1 > SESSION_LOGS_QUOTA.posts || Number(used.bytes ?? 0) + logsJson.length > SESSION_LOGS_QUOTA.bytes) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { jobMediaSizes } from '../storage/studies.js';
 import type { Storage } from '../storage/types.js';
 
 /**
@@ -69,10 +70,10 @@ export async function recoverStaging(storage: Storage, mediaDir: string): Promis
 
 /** Whether the database holds this staged media set as the job's (same paths and sizes): its import committed. */
 async function committed(storage: Storage, jobId: string, staging: string): Promise<boolean> {
-  const rows = await storage.db.selectFrom('job_media').select(['path', 'bytes']).where('job_id', '=', jobId).execute();
+  const stored = await jobMediaSizes(storage, jobId);
   const staged = await filesUnder(staging);
-  if (rows.length !== staged.size) return false;
-  return rows.every((r) => staged.get(r.path) === Number(r.bytes));
+  if (stored.size !== staged.size) return false;
+  return [...stored].every(([path, bytes]) => staged.get(path) === bytes);
 }
 
 async function filesUnder(folder: string): Promise<Map<string, number>> {
