@@ -22,9 +22,11 @@ import { createUser } from '../../src/server/storage/users.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { addUser, PASSWORD } from '../../testkit/console.js';
 import { nginxBinary, startNginx } from '../../testkit/nginx.js';
-import { sessionLogsOf } from '../../testkit/participants.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
-import { PAIR_STUDY } from '../../testkit/studies.js';
+
+/** The server tests' pair study (testkit/studies.ts holds the same path, but imports vitest). */
+const PAIR_STUDY = 'tests/server/fixtures/pair-study.json';
+const sessionLogsOf = (sessionToken: string) => ({ sessionToken, logStates: [{ state: 'Result', status: 'ok', time: 5 }], logMouseMovement: [], logMouseClick: [], logScroll: [], logKeyboard: [], logFocus: [], logDomSize: [] });
 
 const FLOOD_S = Number(process.env.BENCH_FLOOD_S ?? 20);
 const IDLE_S = 6;
