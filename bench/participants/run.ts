@@ -43,13 +43,17 @@ function send(url: string, opts: { method?: string; from?: string; body?: string
   const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const started = performance.now();
   return new Promise((resolve) => {
-    const req = httpRequest(url, { method: opts.method ?? 'GET', localAddress: opts.from, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
+    // A connection per request (no keep-alive pool: a pooled socket the server already closed would fail the request).
+    const req = httpRequest(url, { method: opts.method ?? 'GET', agent: false, localAddress: opts.from, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] }));
     });
-    req.on('error', (error) => resolve({ status: 0, body: error.message, ms: performance.now() - started }));
+    req.on('error', (error) => {
+      console.error(`request failed: ${opts.method ?? 'GET'} ${url}: ${error.message}`);
+      resolve({ status: 0, body: error.message, ms: performance.now() - started });
+    });
     req.end(payload);
   });
 }
@@ -290,14 +294,18 @@ async function logQuota(dialect: 'sqlite' | 'postgres') {
   }
 }
 
+const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+  console.error(`bench:participants: ${name}...`);
+  return run();
+};
 const results = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg().map(round), node: process.version },
-  signInFlood: await signInFlood(),
-  junkRatingBodies: await junkBodies(),
+  signInFlood: await step('600 sign-ins', signInFlood),
+  junkRatingBodies: await step('junk rating bodies', junkBodies),
   behindNginx: nginxBinary() ? { trustProxy: await throughNginx(true), noTrustProxy: await throughNginx(false) } : 'SKIPPED: nginx not installed',
-  lockRace: await lockRace(),
-  streamAfterSignOut: await streamAfterSignOut(),
-  firstAdministratorPostgres: await firstAdministrator(),
+  lockRace: await step('lock race', lockRace),
+  streamAfterSignOut: await step('stream after sign-out', streamAfterSignOut),
+  firstAdministratorPostgres: await step('first administrator', firstAdministrator),
   logQuota: { sqlite: await logQuota('sqlite'), postgres: await logQuota('postgres') },
 };
 await mkdir('bench/results', { recursive: true });
