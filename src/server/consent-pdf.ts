@@ -80,6 +80,14 @@ export function uncoveredCharacters(text: string): string[] {
   return [...new Set([...text].filter((ch) => !TEXT_FONTS.some((name) => all[name].hasGlyphForCodePoint(ch.codePointAt(0)!))))];
 }
 
+/**
+ * Noto Sans's `ccmp` feature splits some precomposed letters into a base and a mark (ị → i + dot below, ọ → o + dot
+ * below): drawn right, but the base glyph is the plain letter's, so the PDF's text (copy, search, screen readers)
+ * said "i". Text without combining marks (fields are drawn in NFC, so Vietnamese letters are precomposed) is laid
+ * out without `ccmp`, each letter its own glyph; text that still has combining marks keeps it, to place them.
+ */
+const featuresOf = (text: string): { features?: never } => (/\p{M}/u.test(text) ? {} : { features: { ccmp: false } as never });
+
 /** A paragraph of fixed text and participant text: `[fixed, field, fixed...]`, fields split into font runs. */
 type Piece = string | { field: string };
 
@@ -100,10 +108,10 @@ export function consentPdf(form: ConsentBody): Promise<Buffer> {
    * placed on Noto Sans's baseline, so a name mixing scripts sits on one line.
    */
   const paragraph = (pieces: Piece[]) => {
-    const runs = pieces.flatMap((p) => (typeof p === 'string' ? fontRuns(p, ['sans']) : fontRuns(p.field)));
+    const runs = pieces.flatMap((p) => (typeof p === 'string' ? fontRuns(p, ['sans']) : fontRuns(p.field.normalize('NFC'))));
     const sans = fonts().sans;
     const baseline = -((sans.ascent / sans.unitsPerEm) * BODY_SIZE);
-    runs.forEach((run, i) => doc.font(run.font).text(run.text, { baseline, continued: i < runs.length - 1 }));
+    runs.forEach((run, i) => doc.font(run.font).text(run.text, { baseline, continued: i < runs.length - 1, ...featuresOf(run.text) }));
   };
   const labelled = (label: string, value: string) => {
     doc.font('sansBold').text(label, { continued: true });

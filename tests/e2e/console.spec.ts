@@ -14,7 +14,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { PROTOCOLS } from '../../src/protocols/registry.js';
 import { runCli } from '../../src/server/cli.js';
-import { jobStatus } from '../../src/server/storage/users.js';
+import { jobStatus, userSummaries } from '../../src/server/storage/users.js';
 import { addUser, PASSWORD, zipFolder } from '../../testkit/console.js';
 import { E2E_STUDIES_DIR, expect, test, type GlimpseServer } from './fixtures';
 import { openInstructions, voteDialog } from './protocols-steps';
@@ -267,4 +267,25 @@ test('a viewer sees no platform id and cannot withdraw; no session or a wrong CS
   expect(await participant.session('e2e-acr')).toMatchObject({ id: session.id });
   await anonymous.close();
   await ownerContext.close();
+});
+
+test('an administrator sees every account and its roles on the Users page; a viewer has no such page', async ({ page, glimpse }) => {
+  // Someone holds the first (administrator) account of this database: find it (every test account has PASSWORD).
+  await addUser(glimpse.storage, `admin-${randomUUID()}@lab.example`);
+  const viewer = `viewer-${randomUUID()}@lab.example`;
+  await addUser(glimpse.storage, viewer, { jobId: 'e2e-acr', role: 'viewer' });
+  const admin = (await userSummaries(glimpse.storage)).find((u) => u.admin)!.email;
+
+  await signIn(page, viewer);
+  await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  await signIn(page, admin);
+  await page.getByRole('link', { name: 'Users' }).click();
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  const viewerRow = page.locator('#users-table tr', { hasText: viewer });
+  await expect(viewerRow.locator('td')).toHaveText([viewer, 'viewer: e2e-acr', '0', /^\d{4}-\d{2}-\d{2}$/]);
+  const adminRow = page.locator('#users-table tr', { hasText: admin });
+  await expect(adminRow.locator('td').nth(1)).toHaveText('administrator (every study)');
+  await expectAccessible(page, 'the users page');
 });

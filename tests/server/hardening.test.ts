@@ -74,6 +74,14 @@ describeEachDialect('hardening', (dialect) => {
       expect(await countRows(ctx().storage, 'screenings')).toBe(2);
     });
 
+    it('counts the mouse-log budget in the writing transaction: 3 posts sent at once, room for 2, store 2 (issue 25)', async () => {
+      const p = await bubble(1);
+      const big = { mediaA: samples(90_000), mediaB: [] };
+      const answers = await Promise.all([0, 1, 2].map((n) => postJson(ctx().app, '/api/bubblescreenings/', screening(p, { screening_no: n, mouse_logs: big }), { [SESSION_TOKEN_HEADER]: p.sessionToken! })));
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 201, 429]);
+      expect(await countRows(ctx().storage, 'screenings')).toBe(2);
+    });
+
     it('stores at most 100 session-log posts, and none an hour after completion', async () => {
       await ctx().importStudy(PAIR_STUDY);
       const p = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', 'platform=prolific&PROLIFIC_PID=logger'));

@@ -92,6 +92,7 @@ describeEachDialect('POST /api/consent/', (dialect) => {
     ['Cyrillic', { gender: 'M.', name: 'Иван', familyName: 'Петров', birthCountry: 'Россия', paraphe: 'ИП' }],
     ['Simplified Chinese', { gender: 'M.', name: '小明', familyName: '王', birthCountry: '中国', paraphe: '王小明' }],
     ['Latin Extended', { gender: 'M.', name: 'Łukasz', familyName: 'Żółkiewski-Nguyễn', birthCountry: 'Polska', paraphe: 'ŁŻ' }],
+    ['Vietnamese (Latin Extended Additional)', { gender: 'Mme.', name: 'Thị Ngọc Ánh', familyName: 'Nguyễn', birthCountry: 'Việt Nam', paraphe: 'NTỊ' }],
     ['Japanese', { gender: 'Mme.', name: 'はなこ', familyName: '山田', birthCountry: '日本', paraphe: 'ヤマダ' }],
     ['Korean', { gender: 'Mme.', name: '서연', familyName: '김', birthCountry: '대한민국', paraphe: '김서연' }],
     ['Traditional Chinese', { gender: 'M.', name: '大文', familyName: '陳', birthCountry: '臺灣', paraphe: '陳' }],

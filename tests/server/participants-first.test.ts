@@ -34,6 +34,18 @@ describe('password pool', () => {
     expect(pool.derived).toBe(3);
     await pool.close();
   });
+
+  it('refuses a check that waited longer than its limit for a thread', async () => {
+    const pool = new PasswordPool(1, 8, 20);
+    const cost = { N: 2 ** 16, r: 8, p: 1 };
+    const salt = new Uint8Array(16);
+    // The first check takes ~200 ms (64 MiB): the second waits past 20 ms and is refused when the thread frees up.
+    const [first, second] = [pool.derive('first', salt, 32, cost), pool.derive('second', salt, 32, cost)];
+    await expect(first).resolves.toHaveLength(32);
+    await expect(second).rejects.toMatchObject({ statusCode: 503, code: 'SIGN_IN_BUSY' });
+    expect(pool.derived).toBe(1);
+    await pool.close();
+  });
 });
 
 describeEachDialect('participants first', (dialect) => {

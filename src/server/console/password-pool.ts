@@ -9,7 +9,7 @@ import { HttpError } from '../errors.js';
  * behind password checks. Here each check runs synchronously on a worker thread of this pool (scryptSync inside a
  * worker blocks only that worker, never libuv's pool), at most `threads` at once for the whole process, with at
  * most `queueLimit` waiting; past that the check is refused at once (503 SIGN_IN_BUSY, Retry-After) rather than
- * queued without end. Plain JS evaluated in the worker, so it runs the same under tsx, vitest and node.
+ * queued without end, and so is one that waited `maxWaitMs` for a thread. Plain JS evaluated in the worker, so it runs the same under tsx, vitest and node.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -36,6 +36,7 @@ interface Job {
   salt: Uint8Array;
   keyBytes: number;
   cost: ScryptCost;
+  queuedAt: number;
   resolve(key: Buffer): void;
   reject(error: Error): void;
 }
@@ -57,13 +58,15 @@ export class PasswordPool {
   constructor(
     readonly threads = Math.max(1, Math.min(2, availableParallelism() - 1)),
     readonly queueLimit = 64,
+    /** A check that waited this long for a thread is refused rather than started (the client gave up, or will). */
+    readonly maxWaitMs = 10_000,
   ) {}
 
   /** scrypt of `password`, on a thread of this pool; rejects with 503 SIGN_IN_BUSY when the queue is full. */
   derive(password: string, salt: Uint8Array, keyBytes: number, cost: ScryptCost): Promise<Buffer> {
     if (this.queue.length >= this.queueLimit) return Promise.reject(signInBusy());
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, password, salt, keyBytes, cost, resolve, reject });
+      this.queue.push({ id: this.nextId++, password, salt, keyBytes, cost, queuedAt: performance.now(), resolve, reject });
       this.pump();
     });
   }
@@ -84,6 +87,12 @@ export class PasswordPool {
       const worker = this.idle.pop() ?? (this.started.length < this.threads ? this.startWorker() : null);
       if (!worker) return;
       const job = this.queue.shift()!;
+      if (performance.now() - job.queuedAt > this.maxWaitMs) {
+        // Too late: on a starved server 64 waiting checks could outlast the request timeout (the socket is cut).
+        job.reject(signInBusy());
+        this.idle.push(worker);
+        continue;
+      }
       this.running.set(worker, job);
       // Held while it works (a CLI process must not exit under it), released when idle (nor stay alive for it).
       worker.ref();

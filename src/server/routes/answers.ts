@@ -6,7 +6,7 @@ import type { ProtocolDefinition } from '../../protocols/types.js';
 import { parseSmallJson, SMALL_BODY_BYTES } from '../body/json-pool.js';
 import { largeJsonBodies, requireSameToken, type ParsedLargeBody } from '../body/large-bodies.js';
 import { HttpError, notFound } from '../errors.js';
-import { ANSWER_QUOTA, checkScreeningQuota, presentationKey, storeRating, storeScreening, type AnswerOutcome, type AnswerTarget } from '../storage/answers.js';
+import { ANSWER_QUOTA, presentationKey, storeRating, storeScreening, type AnswerOutcome, type AnswerTarget } from '../storage/answers.js';
 import { sessionProtocol } from '../storage/sessions.js';
 
 /** Idempotency-Key: one per logical answer, reused by every retry (contract/payloads.ts). */
@@ -79,7 +79,6 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
       requireSameToken(request, b.session_token);
       const protocol = await protocolOfSession(b.session_id);
       if (!protocol.answers.screenings) throw badAnswer(`a ${protocol.name} session records no mouse logs`);
-      await checkScreeningQuota(storage, b.session_id, b.screening_no, request.body.largeJson.length);
       const screening = { screeningNo: b.screening_no, mouseLogs: request.body.largeJson, timing: jsonOrNull(b.timing) };
       return send(reply, await storeScreening(storage, target(b as BubbleScreeningBody, request.headers[IDEMPOTENCY_HEADER], b.screening_no), screening));
     });

@@ -66,23 +66,26 @@ const screeningColumns = (s: ScreeningInput): AnswerColumns => [
  */
 export const ANSWER_QUOTA = { maxPlays: 20, mouseLogBytesPerStimulus: 8 * 1024 * 1024 };
 
-/** Refuses (429 ANSWER_QUOTA) a mouse log past the session's quota. */
-export async function checkScreeningQuota(storage: Storage, sessionId: number, screeningNo: number, bytes: number): Promise<void> {
+/**
+ * Refuses (429 ANSWER_QUOTA) a mouse log past the session's quota. Run inside the transaction that inserts it,
+ * after locking the session's row (PostgreSQL; SQLite's writes are serialised): screenings sent at once cannot all
+ * read the same total and overrun the quota together.
+ */
+async function checkScreeningQuota(trx: Db, dialect: DialectName, sessionId: number, screeningNo: number, bytes: number): Promise<void> {
   if (screeningNo >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
-  const [used, stimuli] = await Promise.all([
-    storage.db
-      .selectFrom('screenings')
-      .select((eb) => eb.fn.sum(eb.fn('length', ['mouse_logs'])).as('bytes'))
-      .where('session_id', '=', sessionId)
-      .executeTakeFirstOrThrow(),
-    storage.db
-      .selectFrom('stimuli as st')
-      .innerJoin('sessions as s', 's.playlist_id', 'st.playlist_id')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('s.id', '=', sessionId)
-      .where('st.is_training', '=', 0)
-      .executeTakeFirstOrThrow(),
-  ]);
+  if (dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).forUpdate().execute();
+  const used = await trx
+    .selectFrom('screenings')
+    .select((eb) => eb.fn.sum(eb.fn('length', ['mouse_logs'])).as('bytes'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+  const stimuli = await trx
+    .selectFrom('stimuli as st')
+    .innerJoin('sessions as s', 's.playlist_id', 'st.playlist_id')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('s.id', '=', sessionId)
+    .where('st.is_training', '=', 0)
+    .executeTakeFirstOrThrow();
   const budget = Number(stimuli.n) * ANSWER_QUOTA.mouseLogBytesPerStimulus;
   if (Number(used.bytes ?? 0) + bytes > budget) {
     throw new HttpError(429, 'ANSWER_QUOTA', `this session's mouse logs would pass their quota of ${budget} bytes (${ANSWER_QUOTA.mouseLogBytesPerStimulus} per stimulus)`);
@@ -90,13 +93,13 @@ export async function checkScreeningQuota(storage: Storage, sessionId: number, s
 }
 
 export const storeRating = (storage: Storage, target: AnswerTarget, rating: RatingInput) =>
-  storeAnswer(storage, 'ratings', target, ratingColumns(rating), (row) => row.value === rating.value && row.nb_replay === rating.nbReplay && row.logs === rating.logs && row.timing === rating.timing, (row) => ({
+  storeAnswer(storage, 'ratings', target, ratingColumns(rating), null, (row) => row.value === rating.value && row.nb_replay === rating.nbReplay && row.logs === rating.logs && row.timing === rating.timing, (row) => ({
     value: row.value,
     nbReplay: row.nb_replay,
   }));
 
 export const storeScreening = (storage: Storage, target: AnswerTarget, screening: ScreeningInput) =>
-  storeAnswer(storage, 'screenings', target, screeningColumns(screening), (row) => row.screening_no === screening.screeningNo && row.mouse_logs === screening.mouseLogs && row.timing === screening.timing, (row) => ({
+  storeAnswer(storage, 'screenings', target, screeningColumns(screening), (trx) => checkScreeningQuota(trx, storage.dialect, target.sessionId, screening.screeningNo, screening.mouseLogs.length), (row) => row.screening_no === screening.screeningNo && row.mouse_logs === screening.mouseLogs && row.timing === screening.timing, (row) => ({
     screening_no: row.screening_no,
   }));
 
@@ -113,6 +116,8 @@ async function storeAnswer(
   table: 'ratings' | 'screenings',
   target: AnswerTarget,
   columns: AnswerColumns,
+  /** Checked in the inserting transaction (a quota); null: the insert is the only statement. */
+  quota: ((trx: Db) => Promise<void>) | null,
   sameContent: (stored: Record<string, unknown>) => boolean,
   describe: (stored: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<AnswerOutcome> {
@@ -126,7 +131,9 @@ async function storeAnswer(
   const inserted =
     storage.dialect === 'postgres' && table === 'ratings'
       ? await batcherOf(storage).insert(table, { sessionId: target.sessionId, token: target.token, stimulusId: target.stimulusId, dedupeKey: target.dedupeKey, createdAt: nowIso(), columns })
-      : await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
+      : quota
+        ? await storage.write(async (trx) => (await quota(trx), insertIfAllowed(trx, storage.dialect, table, target, columns)))
+        : await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
   if (inserted) return answer(201, inserted.id);
 
   const session = await findSessionById(storage, target.sessionId);

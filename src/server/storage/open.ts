@@ -25,7 +25,7 @@ export interface OpenStorageOptions {
 /**
  * How SQLite (WAL mode) makes a commit durable before the write is acknowledged:
  * - DURABLE (default): synchronous=NORMAL, and each group commit is acknowledged only after an fdatasync of the
- *   WAL on the thread pool (wal-sync.ts): survives power loss and OS crashes without an fsync on the event loop.
+ *   WAL on its own sync thread (wal-sync.ts): survives power loss and OS crashes without an fsync on the event loop.
  * - FULL: SQLite fsyncs the WAL inside every COMMIT, on the event loop (same guarantee; every request waits meanwhile).
  * - NORMAL: no sync before the acknowledgement: survives a crash of the process, but the last commits can be lost
  *   on power loss or an OS crash.

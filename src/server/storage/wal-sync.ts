@@ -1,10 +1,9 @@
-import { close, fdatasync, fsync, open } from 'node:fs';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { HttpError } from '../errors.js';
 
 /**
- * The file operations WalSync performs, each on libuv's thread pool (never blocking the event loop).
+ * The file operations WalSync performs, each on the WAL's own sync thread (never blocking the event loop).
  * Tests replace some of them to delay or fail a sync (the disk itself cannot be made to fail on demand).
  */
 export interface WalFileOps {
@@ -17,22 +16,75 @@ export interface WalFileOps {
   close(fd: number): Promise<void>;
 }
 
-const openAsync = promisify(open);
-const fsyncAsync = promisify(fsync);
-const closeAsync = promisify(close);
+/**
+ * The thread that runs them: its own, not libuv's pool. libuv's four threads also run every other file operation
+ * and (before they moved to console/password-pool.ts) the sign-ins' scrypt: 600 sign-ins queued every
+ * participant's acknowledgement behind password checks (p50 1.1 s). Nothing else runs on this thread, so a sync
+ * waits only for the disk. Plain JS evaluated in the worker (runs the same under tsx, vitest and node); one thread
+ * for the process, referenced only while a call is pending.
+ */
+const SYNC_THREAD_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+parentPort.on('message', ({ id, op, arg }) => {
+  try {
+    let result = null;
+    if (op === 'open') result = fs.openSync(arg, 'r');
+    else if (op === 'datasync') fs.fdatasyncSync(arg);
+    else if (op === 'syncDirectory') { const fd = fs.openSync(arg, 'r'); try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); } }
+    else if (op === 'close') fs.closeSync(arg);
+    parentPort.postMessage({ id, result });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
+  }
+});
+`;
+
+class SyncThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+
+  call<T>(op: keyof WalFileOps, arg: string | number): Promise<T> {
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      if (this.pending.size === 1) worker.ref();
+      worker.postMessage({ id, op, arg });
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(SYNC_THREAD_SOURCE, { eval: true });
+    worker.on('message', ({ id, result, error }: { id: number; result: unknown; error?: { message: string; code?: string } }) => {
+      const call = this.pending.get(id);
+      this.pending.delete(id);
+      if (this.pending.size === 0) worker.unref();
+      if (error) call?.reject(Object.assign(new Error(error.message), { code: error.code }));
+      else call?.resolve(result);
+    });
+    worker.on('error', (error) => {
+      // The thread died: every pending call fails (a failed sync refuses writes, WalSync says so loudly); the next
+      // call starts a new thread.
+      this.worker = null;
+      for (const call of this.pending.values()) call.reject(error);
+      this.pending.clear();
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+}
+
+const syncThread = new SyncThread();
 
 export const realWalFileOps: WalFileOps = {
-  open: (path) => openAsync(path, 'r'),
-  datasync: promisify(fdatasync),
-  async syncDirectory(path) {
-    const fd = await openAsync(path, 'r');
-    try {
-      await fsyncAsync(fd);
-    } finally {
-      await closeAsync(fd);
-    }
-  },
-  close: closeAsync,
+  open: (path) => syncThread.call<number>('open', path),
+  datasync: (fd) => syncThread.call<void>('datasync', fd),
+  syncDirectory: (path) => syncThread.call<void>('syncDirectory', path),
+  close: (fd) => syncThread.call<void>('close', fd),
 };
 
 /** The answer to a write that was committed but could not be made durable: not acknowledged, the client retries. */
@@ -44,8 +96,8 @@ export const notDurable = (message: string) => new HttpError(503, 'STORAGE_UNAVA
  * The connection runs synchronous=NORMAL: a COMMIT appends its frames to the `-wal` file (page cache) and returns.
  * GroupCommit then awaits `afterCommit()`, which resolves once an fdatasync that STARTED after that commit has
  * finished: fdatasync through any descriptor of a file flushes all of that file's dirty pages, so the commit's
- * frames and every earlier commit's are on disk before anything is acknowledged. The sync runs on the thread
- * pool, so the event loop keeps parsing requests meanwhile; one sync at a time: the writes that arrive while one
+ * frames and every earlier commit's are on disk before anything is acknowledged. The sync runs on its own thread
+ * (SyncThread above), so the event loop keeps parsing requests meanwhile; one sync at a time: the writes that arrive while one
  * runs are committed together when it ends (GroupCommit) and share the next one.
  *
  * The descriptor is opened once (the WAL exists after the first commit) and kept: checkpoints restart the WAL

@@ -9,6 +9,7 @@ import './console.css';
 const JobsList = lazy(() => import('./JobsList.js'));
 const JobPage = lazy(() => import('./JobPage.js'));
 const ImportStudy = lazy(() => import('./ImportStudy.js'));
+const Users = lazy(() => import('./Users.js'));
 
 /**
  * The researcher console (README "Console"), its own lazy chunk under /console: sign-in, the studies, a study's
@@ -72,6 +73,7 @@ export default function ConsoleApp() {
           <nav aria-label={t.title}>
             <Link to="/console">{t.jobs}</Link>
             <Link to="/console/import">{t.importStudy}</Link>
+            {user.admin && <Link to="/console/users">{t.users}</Link>}
           </nav>
           <span className="console-user">{user.email}</span>
           <button type="button" className="link-button" onClick={switchLanguage} lang={language === 'en' ? 'fr' : 'en'}>
@@ -86,6 +88,7 @@ export default function ConsoleApp() {
             <Routes>
               <Route index element={<JobsList />} />
               <Route path="import" element={<ImportStudy />} />
+              <Route path="users" element={<Users />} />
               <Route path="jobs/:id/*" element={<JobPage />} />
               <Route path="*" element={<p>{t.notFound}</p>} />
             </Routes>

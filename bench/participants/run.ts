@@ -1,0 +1,326 @@
+/**
+ * npm run bench:participants — issue 25's figures (README "Benchmarks"): nothing anonymous, no sign-in flood and no
+ * proxy slows or blocks a participant. Latency figures run against a separate server process (SQLite, DURABLE) and
+ * are given as ratios to an idle run measured in the same script; the lock, revocation, first-administrator and
+ * quota figures run in-process (they count password checks and rows). Not in CI. Writes bench/results/participants.json.
+ *
+ *   npm run bench:participants            # about 2 minutes; BENCH_FLOOD_S=32 spreads the 600 sign-ins as the probe did
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { buildApp } from '../../src/server/app.js';
+import { passwordPool } from '../../src/server/console/passwords.js';
+import { openStorage } from '../../src/server/storage/open.js';
+import type { Storage } from '../../src/server/storage/types.js';
+import { createUser, removeUser } from '../../src/server/storage/users.js';
+import { importStudy } from '../../src/server/study/import.js';
+import { addUser, PASSWORD } from '../../testkit/console.js';
+import { nginxBinary, startNginx } from '../../testkit/nginx.js';
+import { createPgSchema } from '../../testkit/pg-schema.js';
+import { countRows } from '../../testkit/rows.js';
+
+/** The server tests' pair study (testkit/studies.ts holds the same path, but imports vitest). */
+const PAIR_STUDY = 'tests/server/fixtures/pair-study.json';
+const sessionLogsOf = (sessionToken: string) => ({ sessionToken, logStates: [{ state: 'Result', status: 'ok', time: 5 }], logMouseMovement: [], logMouseClick: [], logScroll: [], logKeyboard: [], logFocus: [], logDomSize: [] });
+
+const FLOOD_S = Number(process.env.BENCH_FLOOD_S ?? 20);
+const IDLE_S = 6;
+
+interface Answer {
+  status: number;
+  body: string;
+  ms: number;
+  cookie?: string;
+}
+
+function send(url: string, opts: { method?: string; from?: string; body?: string | object; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    // A connection per request (no keep-alive pool: a pooled socket the server already closed would fail the request).
+    const req = httpRequest(url, { method: opts.method ?? 'GET', agent: false, localAddress: opts.from, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] }));
+    });
+    req.on('error', (error) => {
+      console.error(`request failed: ${opts.method ?? 'GET'} ${url}: ${error.message}`);
+      resolve({ status: 0, body: error.message, ms: performance.now() - started });
+    });
+    req.end(payload);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const round = (x: number) => Math.round(x * 10) / 10;
+const summary = (values: number[]) => ({ n: values.length, p50: round(quantile(values, 0.5)), p99: round(quantile(values, 0.99)), max: round(Math.max(...values)) });
+const count = (answers: Answer[]) => Object.fromEntries([...new Set(answers.map((a) => a.status))].sort().map((s) => [s, answers.filter((a) => a.status === s).length]));
+
+/** A Glimpse node in its own process (testkit/node-server.ts) on an SQLite file holding the pair study and one researcher. */
+async function startNode(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-participants-'));
+  const databaseUrl = join(dir, 'bench.sqlite');
+  const mediaDir = join(dir, 'media');
+  await mkdir(mediaDir, { recursive: true });
+  const storage = await openStorage({ databaseUrl });
+  await importStudy(storage, PAIR_STUDY, mediaDir);
+  await addUser(storage, 'lead@lab.example');
+  await storage.close();
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', 'testkit/node-server.ts'], { env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, ...env }, stdio: 'pipe' });
+  child.stderr.pipe(process.stderr);
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`node exited (${code})`)));
+  });
+  return {
+    url: (JSON.parse(line) as { url: string }).url,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.end();
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Participants rating one after another (4 at a time) until `until`: the latency of every acknowledged rating. */
+async function participantWrites(url: string, until: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  const one = async (lane: number) => {
+    for (let n = 0; !until(); n++) {
+      const playlist = await send(`${url}/api/getrandomtasks/fixture-pair?platform=prolific&PROLIFIC_PID=bench${lane}x${n}x${randomBytes(4).toString('hex')}`);
+      if (playlist.status !== 200) throw new Error(`playlist: ${playlist.status} ${playlist.body}`);
+      const p = JSON.parse(playlist.body) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number }> };
+      for (const s of p.stimulis) {
+        if (until()) return;
+        const answer = await send(`${url}/api/ratings/`, { method: 'POST', body: { stimuli_id: s.stimuliId, session_id: p.session_id, session_token: p.sessionToken, value: 1, nbReplay: 0, logs: null } });
+        if (answer.status !== 201) throw new Error(`rating: ${answer.status} ${answer.body}`);
+        latencies.push(answer.ms);
+      }
+    }
+  };
+  await Promise.all([0, 1, 2, 3].map(one));
+  return latencies;
+}
+
+/** /meta.json every 10 ms until `until`. */
+async function metaProbe(url: string, until: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  while (!until()) {
+    latencies.push((await send(`${url}/meta.json`)).ms);
+    await sleep(10);
+  }
+  return latencies;
+}
+
+const deadline = (seconds: number) => {
+  const end = Date.now() + seconds * 1000;
+  return () => Date.now() >= end;
+};
+
+async function signInFlood() {
+  const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
+  try {
+    const idle = await participantWrites(node.url, deadline(IDLE_S));
+    // 600 sign-ins of unknown e-mails (each checked: nothing tells unknown from known), 30 addresses x 20 (within the
+    // per-address limit), spread over FLOOD_S seconds.
+    const answers: Promise<Answer>[] = [];
+    const flood = (async () => {
+      for (let i = 0; i < 600; i++) {
+        answers.push(send(`${node.url}/console/api/sign-in`, { method: 'POST', from: `127.0.1.${1 + (i % 30)}`, body: { email: `nobody${i}@x.example`, password: `guess ${i}` } }));
+        await sleep((FLOOD_S * 1000) / 600);
+      }
+    })();
+    let floodDone = false;
+    const during = participantWrites(node.url, () => floodDone);
+    await flood;
+    const signIns = await Promise.all(answers);
+    floodDone = true;
+    const loaded = await during;
+    return { idle: summary(idle), flood: summary(loaded), p99Ratio: round(quantile(loaded, 0.99) / quantile(idle, 0.99)), signIns: count(signIns) };
+  } finally {
+    await node.stop();
+  }
+}
+
+async function junkBodies() {
+  const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
+  try {
+    const junk: Record<string, unknown> = { stimuli_id: 1, session_id: 1, session_token: 'x'.repeat(32), value: 1, nbReplay: 0, logs: null };
+    for (let i = 0; i < 45_000; i++) junk[`k${i}`] = 0;
+    const body = JSON.stringify(junk);
+    const idle = await metaProbe(node.url, deadline(3));
+    let done = false;
+    const probe = metaProbe(node.url, () => done);
+    const answers: Answer[] = [];
+    for (let r = 0; r < 3; r++) answers.push(...(await Promise.all(Array.from({ length: 20 }, () => send(`${node.url}/api/ratings/`, { method: 'POST', body })))));
+    done = true;
+    const loaded = await probe;
+    return { bodyBytes: body.length, idle: summary(idle), during: summary(loaded), answers: count(answers) };
+  } finally {
+    await node.stop();
+  }
+}
+
+async function throughNginx(trustProxy: boolean) {
+  const node = await startNode(trustProxy ? { TRUST_PROXY: '127.0.0.1' } : {});
+  const nginx = await startNginx([node.url.replace('http://', '')]);
+  try {
+    const started = Date.now();
+    const flood: Answer[] = [];
+    for (let i = 0; i < 20; i++) flood.push(await send(`${nginx.url}/console/api/sign-in`, { method: 'POST', from: '127.0.0.2', body: { email: 'lead@lab.example', password: `wrong ${i}` } }));
+    const preview = `${nginx.url}/api/getrandomtasks/fixture-pair?platform=mturk&assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H&workerId=W`;
+    for (let i = 0; i < 10; i++) flood.push(...(await Promise.all(Array.from({ length: 30 }, () => send(preview, { from: '127.0.0.2', headers: { 'x-forwarded-for': '203.0.113.1' } })))));
+    const researcher = await send(`${nginx.url}/console/api/sign-in`, { method: 'POST', from: '127.0.0.3', body: { email: 'lead@lab.example', password: PASSWORD } });
+    const participant = await send(`${nginx.url}/api/getrandomtasks/fixture-pair?platform=prolific&PROLIFIC_PID=newcomer`, { from: '127.0.0.4' });
+    return { floodRequests: flood.length, floodSeconds: round((Date.now() - started) / 1000), flood: count(flood), researcherSignIn: researcher.status, newParticipantPlaylist: participant.status };
+  } finally {
+    await nginx.stop();
+    await node.stop();
+  }
+}
+
+/** An app in this process on a fresh database (SQLite file or PostgreSQL schema). */
+async function inProcess(dialect: 'sqlite' | 'postgres') {
+  const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-participants-'));
+  const pg = dialect === 'postgres' ? await createPgSchema('glimpse_bench') : null;
+  const storage: Storage = await openStorage({ databaseUrl: pg?.url ?? join(dir, 'bench.sqlite') });
+  await mkdir(join(dir, 'media'), { recursive: true });
+  await importStudy(storage, PAIR_STUDY, join(dir, 'media'));
+  const app = await buildApp({ storage, mediaDir: join(dir, 'media'), webDir: dir, rateLimits: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    url,
+    storage,
+    async close() {
+      await app.close();
+      await storage.close();
+      await pg?.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function lockRace() {
+  const s = await inProcess('sqlite');
+  try {
+    await addUser(s.storage, 'lead@lab.example');
+    const before = passwordPool.derived;
+    const passwords = [...Array.from({ length: 19 }, (_, i) => `wrong ${i}`), PASSWORD];
+    const answers = await Promise.all(passwords.map((password) => send(`${s.url}/console/api/sign-in`, { method: 'POST', body: { email: 'lead@lab.example', password } })));
+    return { attempts: 20, passwordChecks: passwordPool.derived - before, rightOne: answers[19]!.status, sameAnswerAsAWrongOne: answers[19]!.body === answers[0]!.body };
+  } finally {
+    await s.close();
+  }
+}
+
+async function streamAfterSignOut() {
+  const s = await inProcess('sqlite');
+  try {
+    await addUser(s.storage, 'lead@lab.example');
+    const signIn = await send(`${s.url}/console/api/sign-in`, { method: 'POST', body: { email: 'lead@lab.example', password: PASSWORD } });
+    const cookie = signIn.cookie!;
+    const csrf = (JSON.parse(signIn.body) as { csrfToken: string }).csrfToken;
+    return await new Promise<{ statsBeforeSignOut: number; statsAfterSignOut: number; ended: boolean }>((resolve) => {
+      let before = 0;
+      let after = 0;
+      let signedOut = false;
+      const stream = httpRequest(`${s.url}/console/api/jobs/fixture-pair/events`, { headers: { cookie } }, (events) => {
+        events.setEncoding('utf8');
+        events.on('data', (chunk: string) => {
+          const n = (chunk.match(/^event: stats$/gm) ?? []).length;
+          if (signedOut) after += n;
+          else before += n;
+          if (signedOut || before === 0) return;
+          signedOut = true;
+          void (async () => {
+            await send(`${s.url}/console/api/sign-out`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf } });
+            // The statistics change: a stream still open would send them.
+            await send(`${s.url}/api/getrandomtasks/fixture-pair?platform=prolific&PROLIFIC_PID=after`);
+          })();
+        });
+        events.on('end', () => resolve({ statsBeforeSignOut: before, statsAfterSignOut: after, ended: true }));
+      });
+      stream.setTimeout(10_000, () => {
+        stream.destroy();
+        resolve({ statsBeforeSignOut: before, statsAfterSignOut: after, ended: false });
+      });
+      stream.end();
+    });
+  } finally {
+    await s.close();
+  }
+}
+
+async function firstAdministrator() {
+  const pg = await createPgSchema('glimpse_bench');
+  const storage = await openStorage({ databaseUrl: pg.url });
+  try {
+    let exactlyOne = 0;
+    for (let r = 0; r < 20; r++) {
+      // Each round starts on an empty install.
+      const made = await Promise.all([0, 1, 2, 3].map((i) => createUser(storage, `r${r}u${i}@lab.example`, 'scrypt$1$1$1$AA$AA')));
+      if (made.filter((u) => u.admin).length === 1) exactlyOne++;
+      for (const user of made) await removeUser(storage, user.id);
+    }
+    return { rounds: 20, concurrentCreations: 4, roundsWithExactlyOneAdministrator: exactlyOne };
+  } finally {
+    await storage.close();
+    await pg.drop();
+  }
+}
+
+async function logQuota(dialect: 'sqlite' | 'postgres') {
+  const s = await inProcess(dialect);
+  try {
+    const p = JSON.parse((await send(`${s.url}/api/getrandomtasks/fixture-pair?platform=prolific&PROLIFIC_PID=quota`)).body) as { sessionToken: string };
+    const answers = await Promise.all(Array.from({ length: 400 }, () => send(`${s.url}/api/sessionlogs/`, { method: 'POST', body: sessionLogsOf(p.sessionToken) })));
+    // The only session of this database: every stored log is its.
+    return { posts: 400, answers: count(answers), stored: await countRows(s.storage, 'session_logs') };
+  } finally {
+    await s.close();
+  }
+}
+
+const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+  console.error(`bench:participants: ${name}...`);
+  return run();
+};
+const results = {
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg().map(round), node: process.version },
+  signInFlood: await step('600 sign-ins', signInFlood),
+  junkRatingBodies: await step('junk rating bodies', junkBodies),
+  behindNginx: nginxBinary() ? { trustProxy: await throughNginx(true), noTrustProxy: await throughNginx(false) } : 'SKIPPED: nginx not installed',
+  lockRace: await step('lock race', lockRace),
+  streamAfterSignOut: await step('stream after sign-out', streamAfterSignOut),
+  firstAdministratorPostgres: await step('first administrator', firstAdministrator),
+  logQuota: { sqlite: await logQuota('sqlite'), postgres: await logQuota('postgres') },
+};
+await mkdir('bench/results', { recursive: true });
+await writeFile('bench/results/participants.json', `${JSON.stringify(results, null, 2)}\n`);
+console.log(JSON.stringify(results, null, 2));
+const f = results;
+console.log(`
+| Figure | Result |
+|---|---|
+| 600 sign-ins from 30 addresses over ${FLOOD_S} s: participant rating p99 | ${f.signInFlood.flood.p99} ms vs ${f.signInFlood.idle.p99} ms idle (× ${f.signInFlood.p99Ratio}); p50 ${f.signInFlood.flood.p50} vs ${f.signInFlood.idle.p50} ms; sign-ins answered ${JSON.stringify(f.signInFlood.signIns)} |
+| 20 × ${Math.round(f.junkRatingBodies.bodyBytes / 1000)} KB rating bodies (45,000 unknown keys) at once, 3 rounds: /meta.json | p99 ${f.junkRatingBodies.during.p99} ms, max ${f.junkRatingBodies.during.max} ms (idle p99 ${f.junkRatingBodies.idle.p99} ms); answers ${JSON.stringify(f.junkRatingBodies.answers)} |
+| Through nginx, another client's 320 requests: researcher's sign-in, new participant's playlist | ${typeof f.behindNginx === 'string' ? f.behindNginx : `TRUST_PROXY=127.0.0.1: ${f.behindNginx.trustProxy.researcherSignIn}, ${f.behindNginx.trustProxy.newParticipantPlaylist}; without: ${f.behindNginx.noTrustProxy.researcherSignIn}, ${f.behindNginx.noTrustProxy.newParticipantPlaylist}`} |
+| 19 wrong passwords then the right one, at once | ${f.lockRace.passwordChecks} password checks; the right one: ${f.lockRace.rightOne}${f.lockRace.sameAnswerAsAWrongOne ? ', the same answer as a wrong one' : ''} |
+| Live statistics after sign-out | ${f.streamAfterSignOut.statsAfterSignOut} stats events after sign-out; stream ended: ${f.streamAfterSignOut.ended} |
+| First administrator, 4 at once, PostgreSQL | exactly one in ${f.firstAdministratorPostgres.roundsWithExactlyOneAdministrator} of ${f.firstAdministratorPostgres.rounds} rounds |
+| 400 concurrent session-log posts (quota 100) | stored ${f.logQuota.sqlite.stored} (SQLite), ${f.logQuota.postgres.stored} (PostgreSQL) |
+`);
+process.exit(0);
