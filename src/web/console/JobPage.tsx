@@ -65,7 +65,6 @@ export default function JobPage() {
       ) : (
         <p className="muted">{t.ownerOnly}</p>
       )}
-      <StudySetup job={job} onError={setError} />
       {asked && <ConfirmDialog message={t.confirmStatus[asked]!} onConfirm={() => void setStatus(asked)} onCancel={() => setAsked(null)} />}
       <nav className="tabs" aria-label={job.id}>
         <NavLink end to={`/console/jobs/${job.id}`}>{t.overview}</NavLink>
@@ -73,7 +72,15 @@ export default function JobPage() {
         <NavLink to={`/console/jobs/${job.id}/downloads`}>{t.downloads}</NavLink>
       </nav>
       <Routes>
-        <Route index element={<Overview stats={stats} />} />
+        <Route
+          index
+          element={
+            <>
+              <StudySetup job={job} onError={setError} />
+              <Overview stats={stats} />
+            </>
+          }
+        />
         <Route path="participants" element={<Participants jobId={job.id} owner={owner} />} />
         <Route path="downloads" element={<Downloads jobId={job.id} owner={owner} offered={job.downloads} />} />
       </Routes>
