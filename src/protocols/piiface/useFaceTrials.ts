@@ -140,6 +140,7 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
           nbReplay: 0,
           plays: current.plays,
           refreshMs: stage?.refreshMs,
+          refresh: stage?.refresh,
           mediaError: imageFailed ? 'the face could not be shown' : null,
         });
         // SPEC §7: a failed post is only logged; the face is shown again and the answer can be sent again.
