@@ -76,6 +76,8 @@ export interface PumpOptions {
   maxFrames?: number;
   /** Applied to the first frame sent while waiting (e.g. a missed vsync right after a pointer event). */
   first?: FrameOptions;
+  /** Options of the n-th frame sent while waiting (from 0): inject missed vsyncs or jitter at chosen frames. */
+  plan?: (n: number) => FrameOptions | undefined;
 }
 
 /** A function the page runs (its source is sent; it must not close over Node values) and its one JSON argument. */
@@ -262,7 +264,8 @@ export class VirtualDisplay {
     await Promise.race([watched, sleep(1)]).catch(() => {});
     while (!settled) {
       if (frames.length >= max) throw new Error(`no answer after ${max} frames`);
-      const options = frames.length === 0 && pump.first ? { ...pump.first, capture: pump.capture } : { capture: pump.capture };
+      const planned = pump.plan?.(frames.length) ?? (frames.length === 0 ? pump.first : undefined);
+      const options = { ...planned, capture: pump.capture };
       frames.push(await this.frame(options));
     }
     return { value: await watched, frames };

@@ -25,7 +25,8 @@ test('every training face is drawn, each answered as soon as it shows, with no "
   page.on('console', (m) => {
     if (/already playing|could not be shown/i.test(m.text())) stageLog.push(m.text());
   });
-  const playlistAnswer = page.waitForResponse((r) => r.url().includes(`/api/getpiiface/${JOB}?`));
+  // A loaded machine can take long to answer; the face checks below are what this test is about.
+  const playlistAnswer = page.waitForResponse((r) => r.url().includes(`/api/getpiiface/${JOB}?`), { timeout: 60_000 });
   await page.goto(participant.linkTo(JOB));
   await page.getByRole('button', { name: 'Continue' }).click();
   const playlist = (await (await playlistAnswer).json()) as PlaylistResponse<PiifacePlaylistStimulus>;
