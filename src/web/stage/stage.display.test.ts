@@ -10,6 +10,9 @@ import { codeAt, codeImagePng, decodePng } from '../../../testkit/frameCode';
 import { VirtualDisplay } from '../../../testkit/virtualDisplay';
 import type { DisplayFrame } from '../../../testkit/virtualDisplay';
 import type { PresentationRecord, PresentationStep } from './types';
+import { en } from '../i18n/en';
+import { checkEligibility } from '../screens/eligibility/rules';
+import { GENERIC_PAGE_ELIGIBILITY } from '../../protocols/common/eligibility';
 
 const RECT = { x: 200, y: 120, width: 64, height: 36 };
 const CODES = [5, 77, 300];
@@ -131,5 +134,35 @@ describe('Stage timing on the virtual display', () => {
     expect(value.first).toHaveLength(1);
     expect(value.first[0]).toMatchObject({ label: 'hold', endedBy: 'answer' });
     expect(value.first[0].shownFrames).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('Eligibility refresh rule on the virtual display (job.minRefreshHz 120)', () => {
+  const job = { category_id: 1, targetScreenSizeHeight: 0, targetScreenSizeWidth: 0, maxScreenSizeHeight: 0, maxScreenSizeWidth: 0, minRefreshHz: 120 };
+  const line = (refreshMs: number | null) =>
+    checkEligibility(
+      { rules: GENERIC_PAGE_ELIGIBILITY, browserName: 'Chrome', browserVersion: '156', osName: 'Windows', osVersion: '10', screen: { width: 1920, height: 1080 }, zoom: 100, job, swapSizes: false, refreshMs },
+      en,
+    ).find((r) => r.id === 'refresh')!;
+
+  it.each([
+    [30, false, '30.0 Hz'],
+    [144, true, '144 Hz'],
+    [240, true, '240 Hz'],
+  ])('a %s Hz display: measured from frame intervals, pass = %s', async (hz, pass, shown) => {
+    display.setRefreshRate(hz);
+    const { value } = await display.evaluate(() => window.__bench.measureRefreshMs(), null);
+    expect(Math.abs(value! - 1000 / hz)).toBeLessThan(0.01);
+    expect(line(value)).toMatchObject({ pass, value: shown });
+  });
+});
+
+describe('duration to frames at 144 and 240 Hz on the virtual display', () => {
+  it.each([144, 240])('%s Hz: 1 s is exactly one second of refreshes, recorded as captured', async (hz) => {
+    display.setRefreshRate(hz);
+    await display.frames(90);
+    const { records, shown } = await playCaptured([step(CODES[2], 1000), step(CODES[0], 1000 / hz)]);
+    expect(shown[0]).toEqual({ code: CODES[2], refreshes: hz });
+    expect(records[0]).toMatchObject({ requestedFrames: hz, shownFrames: hz, renderedFrames: hz, droppedFrames: 0 });
   });
 });
