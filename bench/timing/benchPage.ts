@@ -31,7 +31,8 @@ export interface BenchPageOptions {
   graphicsArgs?: string[];
 }
 
-export async function openBenchPage(options: BenchPageOptions = {}): Promise<BenchPage> {
+/** Builds a bench page (page.html + its entry) with Vite and serves it with Vite's preview server. */
+export async function serveBenchPage(options: Pick<BenchPageOptions, 'outDir' | 'root'> = {}): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = path.join(repoRoot, '.tmp', options.outDir ?? 'bench-timing');
   const root = options.root ?? benchDir;
   await build({
@@ -45,6 +46,14 @@ export async function openBenchPage(options: BenchPageOptions = {}): Promise<Ben
   const server = await preview({ configFile: false, root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
   const base = server.resolvedUrls?.local[0];
   if (!base) throw new Error('vite preview has no URL');
+  return {
+    url: `${base}page.html`,
+    close: () => new Promise<void>((resolve) => server.httpServer.close(() => resolve())),
+  };
+}
+
+export async function openBenchPage(options: BenchPageOptions = {}): Promise<BenchPage> {
+  const served = await serveBenchPage(options);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [...(options.graphicsArgs ?? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader']), '--no-sandbox', ...(options.extraArgs ?? [])],
@@ -52,15 +61,14 @@ export async function openBenchPage(options: BenchPageOptions = {}): Promise<Ben
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 800, height: 450 } });
   // tsx-compiled functions passed to page.evaluate reference __name (FIELD-NOTES).
   await page.addInitScript('window.__name = (f) => f');
-  const url = `${base}page.html`;
-  await page.goto(url);
+  await page.goto(served.url);
   return {
     browser,
     page,
-    url,
+    url: served.url,
     async close() {
       await browser.close();
-      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      await served.close();
     },
   };
 }

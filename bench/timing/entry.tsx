@@ -8,6 +8,7 @@ import type { LoadedMedia, PresentationRecord, PresentationStep, StageController
 import { runBaseline, runStage } from './conditions';
 import type { BaselineRun, LongTaskPlan, StageRun } from './conditions';
 import { makeImages, makeSolid, mediaFromBase64, recordVideo } from './testMedia';
+import { measureRefreshMs } from '../../src/web/screens/eligibility/refreshRate';
 
 const Stage = lazy(() => import('../../src/web/stage/Stage'));
 
@@ -86,6 +87,10 @@ const bench = {
   async runBaseline(names: string[], ms: number): Promise<BaselineRun> {
     const c = await ready;
     return runBaseline(element('baseline'), images(names), ms, c.refreshMs);
+  },
+  /** The eligibility screen's refresh measurement (its minimum-rate check), on this page's frames. */
+  measureRefreshMs(): Promise<number | null> {
+    return measureRefreshMs(window);
   },
   get controller() {
     return controller;

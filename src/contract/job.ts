@@ -5,7 +5,7 @@ const Int = (opts: object = {}) => Type.Integer(opts);
 /**
  * Job fields of SPEC §3, as written in a study file and served by GET /api/jobs/{id}.
  * Optional extensions (not in the spec, documented in README): displayMs, largeLoading, coloredScale,
- * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice.
+ * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice, minRefreshHz.
  */
 export const JobFields = Type.Object(
   {
@@ -43,6 +43,11 @@ export const JobFields = Type.Object(
      * a signed link (`cli link`) chooses the playlist, so outsiders cannot steer the balancing.
      */
     allowPlaylistChoice: Type.Optional(Type.Boolean()),
+    /**
+     * Extension: the display must refresh at least this often (Hz), e.g. 120 for a study of fast motion. Measured on
+     * the eligibility screen from frame intervals; shown as one more pass/fail line.
+     */
+    minRefreshHz: Type.Optional(Int({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -79,6 +79,19 @@ export const TimingEnvelope = Type.Object(
     plays: Type.Array(Type.Array(PresentationRecord, { maxItems: 64 }), { maxItems: 1000 }),
     /** The stage's measured refresh period, ms. */
     refreshMs: MaybeMs,
+    /** How it was measured: a fit over `intervals` frame intervals (drops left out), its standard error, and the
+     * changes of rate seen during the session. Absent from pages before it existed. */
+    refresh: Type.Optional(
+      Type.Object(
+        {
+          periodMs: Type.Number({ minimum: 0 }),
+          uncertaintyMs: Type.Number({ minimum: 0 }),
+          intervals: Type.Integer({ minimum: 0 }),
+          changes: Type.Array(Type.Object({ atMs: Ms, fromMs: Ms, toMs: Ms }, { additionalProperties: false }), { maxItems: 100 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** performance.timeOrigin: add it to the records' times to get epoch ms. */
     timeOrigin: Type.Number({ minimum: 0 }),
     /** The window sizes when the answer was given (the size text of `logs`, in full). */

@@ -160,6 +160,7 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
           mouseLogs: samples.getState().samples(),
           plays: [records],
           refreshMs: stage.refreshMs,
+          refresh: stage.refresh,
           extras: { oit: query.orderInTask },
           mediaError: failure,
         });
@@ -184,6 +185,7 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
           nbReplay: trial.replays,
           plays: plays.current,
           refreshMs: stage?.refreshMs,
+          refresh: stage?.refresh,
           extras: { oit: query.orderInTask },
           mediaError: mediaError ? `${mediaError} could not be shown` : null,
         })

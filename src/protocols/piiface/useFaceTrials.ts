@@ -59,6 +59,12 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
   const [imageFailed, setImageFailed] = useState(false);
   /** The presentation on screen: its play (resolving with its records once released) and the records of earlier ones. */
   const presentation = useRef<{ play: Promise<PresentationRecord[]> | null; plays: PresentationRecord[][] }>({ play: null, plays: [] });
+  /**
+   * The released face's play until it has ended. release() ends the hold at the NEXT frame, and the next face is
+   * usually prepared already, so its play() must wait for this one: the stage plays one play() at a time and
+   * refuses a second ("the stage is already playing"), which left training face 2 never drawn.
+   */
+  const ending = useRef<Promise<unknown>>(Promise.resolve());
   const resizes = useResizeCount();
   const stimulus = stimuli[trial.index];
   const { index, status, plays: playCount } = trial;
@@ -81,6 +87,7 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
     void (async () => {
       try {
         await stage.prepare([stimulus.source]);
+        await ending.current;
         if (abort.signal.aborted) return;
         const shown = faceRect(stage.size(), stage.mediaSize(stimulus.source));
         // The face is answerable from the frame that first draws it.
@@ -127,6 +134,7 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
       if (!stimulus || status !== 'showing') return;
       if (!training && !isComplete(answer)) return;
       const current = presentation.current;
+      if (current.play) ending.current = current.play.catch(() => undefined);
       stage?.release();
       setRect(null);
       send({ type: 'ANSWERED' });
@@ -140,6 +148,7 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
           nbReplay: 0,
           plays: current.plays,
           refreshMs: stage?.refreshMs,
+          refresh: stage?.refresh,
           mediaError: imageFailed ? 'the face could not be shown' : null,
         });
         // SPEC §7: a failed post is only logged; the face is shown again and the answer can be sent again.

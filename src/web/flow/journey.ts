@@ -105,6 +105,11 @@ async function checkEligibility(store: GlimpseStore, playlistQuery: Promise<Reco
   const { job, query, protocol } = store.getState();
   if (!job || store.getState().flow.phase !== 'Eligibility') return;
   const env = measureEnvironment(win, protocol.eligibility, job, query.phone && (query.vertical || query.horizontal));
+  if (job.minRefreshHz !== undefined) {
+    const { measureRefreshMs } = await import('../screens/eligibility/refreshRate.js');
+    env.refreshMs = await measureRefreshMs(win);
+    if (store.getState().flow.phase !== 'Eligibility') return;
+  }
   const results = evaluateChecks(env, stringsOf(store));
   store.getState().set({ eligibility: results });
   store.getState().set({ bcheckId: await postBcheck(bcheckBody(env)) });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TimingEnvelope } from '../../contract/payloads.js';
 import type { PresentationRecord } from '../stage/types.js';
-import { fitTiming, MAX_TIMING_CHARS } from './timingEnvelope.js';
+import { Value } from '@sinclair/typebox/value';
+import { TimingEnvelope as TimingEnvelopeSchema } from '../../contract/payloads.js';
+import { testWindow } from '../../../testkit/liveServer.js';
+import { fitTiming, MAX_TIMING_CHARS, timingEnvelope } from './timingEnvelope.js';
 
 const record = (label: string, drops = 0): PresentationRecord => ({
   label,
@@ -43,5 +46,16 @@ describe('timing envelope', () => {
     expect(fitted.truncated).toBe(true);
     expect(fitted.plays[0]![0]!.label).toBe('play0');
     expect(fitted.plays.at(-1)![0]!.label).toBe('play39');
+  });
+
+  it('carries the refresh estimate: period, its uncertainty, the intervals fitted and the changes of rate', () => {
+    const refresh = { periodMs: 6.94441, uncertaintyMs: 0.00021, intervals: 812, changes: [{ atMs: 5000.1, fromMs: 16.6667, toMs: 6.9444 }] };
+    const built = timingEnvelope({ plays: [[record('AB')]], refreshMs: refresh.periodMs, refresh }, testWindow());
+    expect(built.refresh).toEqual(refresh);
+    expect(Value.Check(TimingEnvelopeSchema, built)).toBe(true);
+    // An estimate that is not a number yet (too few frames) is left out rather than sent as null.
+    const unknown = timingEnvelope({ plays: [], refreshMs: null, refresh: { ...refresh, uncertaintyMs: Number.POSITIVE_INFINITY } }, testWindow());
+    expect(unknown).not.toHaveProperty('refresh');
+    expect(Value.Check(TimingEnvelopeSchema, { ...built, refresh: { ...refresh, extra: 1 } })).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { TimingEnvelope } from '../../contract/payloads.js';
-import type { PresentationRecord } from '../stage/types.js';
+import type { PresentationRecord, RefreshInfo } from '../stage/types.js';
 import { windowSizes } from './windowInfo.js';
 
 /** The rating body is capped at 512 KiB by the server; the envelope stays well below. */
@@ -10,6 +10,8 @@ export interface TimingInput {
   plays: PresentationRecord[][];
   /** The stage's measured refresh period, ms (NaN/undefined while unknown). */
   refreshMs: number | null | undefined;
+  /** The stage's refresh estimate (StageController.refresh). */
+  refresh?: RefreshInfo | null;
   /** Protocol extras (e.g. {oit: 2}). */
   extras?: Record<string, string | number>;
   /** Why the stimulus could not be shown. */
@@ -27,6 +29,7 @@ export function timingEnvelope(input: TimingInput, win: Window = window): Timing
     v: 2,
     plays: input.plays,
     refreshMs: input.refreshMs !== undefined && input.refreshMs !== null && Number.isFinite(input.refreshMs) ? input.refreshMs : null,
+    ...refreshField(input.refresh),
     timeOrigin: performance.timeOrigin,
     answeredMs: input.answeredMs ?? performance.now(),
     window: windowSizes(win),
@@ -34,6 +37,12 @@ export function timingEnvelope(input: TimingInput, win: Window = window): Timing
     ...(input.mediaError ? { mediaError: input.mediaError.slice(0, 2000) } : {}),
   };
   return fitTiming(envelope);
+}
+
+function refreshField(refresh: RefreshInfo | null | undefined): Pick<TimingEnvelope, 'refresh'> {
+  if (!refresh || !Number.isFinite(refresh.periodMs) || !Number.isFinite(refresh.uncertaintyMs)) return {};
+  const { periodMs, uncertaintyMs, intervals, changes } = refresh;
+  return { refresh: { periodMs, uncertaintyMs, intervals, changes: changes.slice(0, 100) } };
 }
 
 export function fitTiming(envelope: TimingEnvelope): TimingEnvelope {

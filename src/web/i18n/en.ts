@@ -27,6 +27,8 @@ export const en = {
   eligibilityMinFail: 'Please use a larger screen than the current one at {h}x{w}. Targeted minimum size is {th}x{tw}.',
   eligibilityMaxFail: 'Please use a smaller screen than the current one at {h}x{w}. Targeted maximum size is {th}x{tw}.',
   eligibilityZoomFail: 'Please set the zoom of the page to 100% (it is {zoom}% now), then reload the page.',
+  eligibilityRefresh: 'Screen refresh rate',
+  eligibilityRefreshFail: 'Please use a screen that refreshes at least {min} times per second (this one: {hz} Hz).',
   eligibilityContinue: 'Continue',
   eligibilityExit: 'Exit the test',
   // --- eligibility failed (SPEC §8: text not given) ---

@@ -25,6 +25,8 @@ export const fr: Strings = {
   eligibilityMinFail: "Veuillez utiliser un écran plus grand que l'écran actuel ({h}x{w}). La taille minimale visée est {th}x{tw}.",
   eligibilityMaxFail: "Veuillez utiliser un écran plus petit que l'écran actuel ({h}x{w}). La taille maximale visée est {th}x{tw}.",
   eligibilityZoomFail: 'Veuillez régler le zoom de la page à 100 % (il est à {zoom} %), puis recharger la page.',
+  eligibilityRefresh: 'Fréquence de rafraîchissement de l’écran',
+  eligibilityRefreshFail: 'Veuillez utiliser un écran rafraîchi au moins {min} fois par seconde (celui-ci : {hz} Hz).',
   eligibilityContinue: 'Continuer',
   eligibilityExit: 'Quitter le test',
   // --- eligibility failed (SPEC §8: text not given) ---

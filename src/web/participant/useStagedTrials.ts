@@ -117,6 +117,7 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
           nbReplay: state.nbReplay,
           plays: plays.current,
           refreshMs: stage?.refreshMs,
+          refresh: stage?.refresh,
           mediaError: failure.current,
         })
         .then((outcome) => {

@@ -1,39 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationToFrames, FrameClock, isDroppedInterval, medianInterval } from './frameClock';
-import type { FrameInfo, FrameScheduler } from './frameClock';
-
-/** A requestAnimationFrame stand-in: frames fire only when the test says so, at the timestamp it gives. */
-class FakeFrames implements FrameScheduler {
-  private callbacks = new Map<number, (t: number) => void>();
-  private next = 1;
-
-  request(callback: (t: number) => void): number {
-    const handle = this.next++;
-    this.callbacks.set(handle, callback);
-    return handle;
-  }
-
-  cancel(handle: number): void {
-    this.callbacks.delete(handle);
-  }
-
-  get pending(): number {
-    return this.callbacks.size;
-  }
-
-  /** Fire one frame at timestamp t. */
-  frame(t: number): void {
-    const due = [...this.callbacks.values()];
-    this.callbacks.clear();
-    due.forEach((callback) => callback(t));
-  }
-
-  /** Fire frames at t0, t0 + period, ... (count frames); returns the next timestamp. */
-  run(t0: number, period: number, count: number): number {
-    for (let i = 0; i < count; i++) this.frame(t0 + i * period);
-    return t0 + count * period;
-  }
-}
+import type { FrameInfo } from './frameClock';
+import { FakeFrames } from '../../../testkit/fakeFrames';
 
 describe('durationToFrames', () => {
   it('rounds to the nearest frame at the measured refresh, not at an assumed 60 Hz', () => {

@@ -1,8 +1,14 @@
 /**
  * The stage's clock: ONE requestAnimationFrame loop that measures the display refresh, detects dropped frames and
  * tells listeners about every frame. Pure logic over an injectable scheduler (tests drive it with a fake rAF);
- * no pixi.js here. The step bookkeeping (onsets/offsets) lives in stepSequencer.ts.
+ * no pixi.js here. The step bookkeeping (onsets/offsets) lives in stepSequencer.ts, the period fit in
+ * refreshEstimate.ts.
  */
+import { DEFAULT_REFRESH_WATCH, fitRefreshPeriod, medianInterval, RefreshWatch, RunningPeriodFit } from './refreshEstimate';
+import type { RefreshChange, RefreshEstimate, RefreshWatchOptions } from './refreshEstimate';
+
+export { medianInterval };
+export type { RefreshChange, RefreshEstimate };
 
 /** An interval longer than this many refresh periods means at least one frame was missed. */
 export const DROP_THRESHOLD_PERIODS = 1.5;
@@ -22,14 +28,6 @@ export function durationToFrames(ms: number, refreshMs: number): number {
 /** True when a frame interval shows that at least one refresh went by without a new frame. */
 export function isDroppedInterval(intervalMs: number, refreshMs: number): boolean {
   return intervalMs > DROP_THRESHOLD_PERIODS * refreshMs;
-}
-
-/** Median of the intervals between consecutive timestamps (robust to the odd long warm-up frame). */
-export function medianInterval(timestamps: readonly number[]): number {
-  if (timestamps.length < 2) throw new RangeError('medianInterval: need at least two timestamps');
-  const intervals = timestamps.slice(1).map((t, i) => t - timestamps[i]).sort((a, b) => a - b);
-  const mid = intervals.length >> 1;
-  return intervals.length % 2 ? intervals[mid] : (intervals[mid - 1] + intervals[mid]) / 2;
 }
 
 /** requestAnimationFrame / cancelAnimationFrame, injectable for tests. */
@@ -54,12 +52,14 @@ export interface FrameInfo {
   intervalMs: number | null;
   /** The interval exceeded 1.5 refresh periods (always false until the refresh is measured). */
   dropped: boolean;
+  /** The refresh period in force at this frame (null until measured; follows a change of rate). */
+  refreshMs?: number | null;
 }
 
 export interface WarmupOptions {
   /** Frames ignored right after start (page load makes them irregular). Default 5. */
   skipFrames: number;
-  /** Intervals collected before the median is taken. Default 60. */
+  /** Intervals collected before the period is fitted. Default 60. */
   frames: number;
   /** Give up waiting for `frames` after this long, if at least `minFrames` intervals were seen. Default 3000. */
   maxMs: number;
@@ -67,14 +67,24 @@ export interface WarmupOptions {
   minFrames: number;
 }
 
+/** A running fit replaces the warm-up's (or a change's) estimate only once it spans this many intervals. */
+const MIN_REFINE_INTERVALS = 60;
+
 const DEFAULT_WARMUP: WarmupOptions = { skipFrames: 5, frames: 60, maxMs: 3000, minFrames: 10 };
 
 export type FrameListener = (frame: FrameInfo) => void;
 
 export class FrameClock {
-  /** Median frame interval over the warm-up; null until measured. */
+  /** The refresh period in force (fitted over the warm-up, then over a window after a change); null until measured. */
   refreshMs: number | null = null;
+  /** The estimate behind refreshMs: period, standard error, intervals fitted. */
+  refresh: RefreshEstimate | null = null;
+  /** Changes of refresh rate seen after the warm-up, in order. */
+  readonly refreshChanges: RefreshChange[] = [];
   frameCount = 0;
+  private readonly watch: RefreshWatch;
+  /** The fit kept up over every frame since the warm-up (or since the last change of rate). */
+  private readonly periodFit = new RunningPeriodFit();
   private handle: number | null = null;
   private lastTimestamp: number | null = null;
   private readonly warmupTimestamps: number[] = [];
@@ -85,8 +95,10 @@ export class FrameClock {
   constructor(
     private readonly scheduler: FrameScheduler = browserScheduler(),
     warmup: Partial<WarmupOptions> = {},
+    watch: RefreshWatchOptions = DEFAULT_REFRESH_WATCH,
   ) {
     this.warmup = { ...DEFAULT_WARMUP, ...warmup };
+    this.watch = new RefreshWatch(watch);
   }
 
   start(): void {
@@ -96,8 +108,9 @@ export class FrameClock {
   stop(): void {
     if (this.handle !== null) this.scheduler.cancel(this.handle);
     this.handle = null;
-    // The gap while stopped is not a dropped frame.
+    // The gap while stopped is not a dropped frame, nor a change of rate.
     this.lastTimestamp = null;
+    this.watch.reset();
   }
 
   get running(): boolean {
@@ -122,8 +135,9 @@ export class FrameClock {
     const intervalMs = this.lastTimestamp === null ? null : timestamp - this.lastTimestamp;
     this.lastTimestamp = timestamp;
     if (this.refreshMs === null) this.collectWarmup(timestamp);
+    else this.watchRate(timestamp);
     const dropped = this.refreshMs !== null && intervalMs !== null && isDroppedInterval(intervalMs, this.refreshMs);
-    const frame: FrameInfo = { index: this.frameCount, timestamp, intervalMs, dropped };
+    const frame: FrameInfo = { index: this.frameCount, timestamp, intervalMs, dropped, refreshMs: this.refreshMs };
     for (const listener of this.listeners) listener(frame);
   };
 
@@ -135,7 +149,27 @@ export class FrameClock {
     const elapsed = timestamp - samples[0];
     const enough = intervals >= this.warmup.frames || (elapsed >= this.warmup.maxMs && intervals >= this.warmup.minFrames);
     if (!enough) return;
-    this.refreshMs = medianInterval(samples);
+    this.refresh = fitRefreshPeriod(samples);
+    this.refreshMs = this.refresh.periodMs;
+    for (const t of samples) this.periodFit.add(t, this.refreshMs);
     for (const resolve of this.refreshWaiters.splice(0)) resolve(this.refreshMs);
+  }
+
+  private watchRate(timestamp: number): void {
+    const changed = this.watch.frame(timestamp, this.refreshMs!);
+    if (!changed) {
+      // Sharpen the period with every frame (a step's frame count uses the period at its onset).
+      this.periodFit.add(timestamp, this.refreshMs!);
+      const refined = this.periodFit.estimate();
+      if (refined && refined.intervals >= MIN_REFINE_INTERVALS && refined.uncertaintyMs <= this.refresh!.uncertaintyMs) {
+        this.refresh = refined;
+        this.refreshMs = refined.periodMs;
+      }
+      return;
+    }
+    this.periodFit.reset();
+    this.refreshChanges.push({ atMs: changed.sinceMs, fromMs: this.refreshMs!, toMs: changed.periodMs });
+    this.refresh = { periodMs: changed.periodMs, uncertaintyMs: changed.uncertaintyMs, intervals: changed.intervals };
+    this.refreshMs = changed.periodMs;
   }
 }

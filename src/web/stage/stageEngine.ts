@@ -20,7 +20,7 @@ import { FrameClock } from './frameClock';
 import type { FrameInfo, FrameScheduler } from './frameClock';
 import { MediaCache } from './mediaCache';
 import { StepSequencer } from './stepSequencer';
-import type { MediaLookup, PlayOptions, PresentationRecord, PresentationStep, Rect, StageController, StageItem } from './types';
+import type { RefreshInfo, MediaLookup, PlayOptions, PresentationRecord, PresentationStep, Rect, StageController, StageItem } from './types';
 import { VideoRun } from './videoRun';
 
 export interface StageEngineOptions {
@@ -112,6 +112,11 @@ export class StageEngine implements StageController {
 
   get refreshMs(): number {
     return this.clock.refreshMs ?? Number.NaN;
+  }
+
+  get refresh(): RefreshInfo | null {
+    const estimate = this.clock.refresh;
+    return estimate && { ...estimate, changes: this.clock.refreshChanges.map((c) => ({ ...c })) };
   }
 
   /**

@@ -5,9 +5,12 @@
  * "Call on flip": a step's onset is the timestamp of the frame that first draws it; its offset is the timestamp of
  * the frame that draws what comes next (the next step, or the blank screen after the last step).
  *
- * Durations are counted in frames, but against the clock (lab.js FrameTimeout): a step of n frames ends on the
- * first frame at least (n - 0.5) refresh periods after its onset. Without dropped frames that is exactly the
- * n-th frame; when a frame is dropped the screen kept the step longer, so the step does not overstay.
+ * Durations are counted in display refreshes, not in frames drawn: each frame interval counts
+ * round(interval / period) refreshes (at least 1), so a dropped frame counts the refreshes it spanned. A step of n
+ * frames ends on the first frame at which n refreshes have gone by since its onset: without drops that is exactly
+ * the n-th frame; when a frame is dropped the screen kept the step longer, so the step does not overstay.
+ * `shownFrames` is that same count at the offset. The period is the clock's fit (refreshEstimate.ts), so the count
+ * stays exact on long steps at any rate, and follows a change of rate.
  */
 import { durationToFrames } from './frameClock';
 import type { FrameInfo } from './frameClock';
@@ -33,6 +36,8 @@ export class StepSequencer {
   readonly records: PresentationRecord[] = [];
   private current = -1;
   private requested: number | null = null;
+  /** Display refreshes since the current step's onset. */
+  private refreshes = 0;
   private clickAt: number | null = null;
   private released = false;
   private videosEnded = false;
@@ -96,13 +101,18 @@ export class StepSequencer {
         // The count is exact; the list keeps the first ones (a long hold on a struggling machine has many).
         if ((record.drops ??= []).length < MAX_LISTED_DROPS) record.drops.push({ atMs: frame.timestamp, intervalMs: frame.intervalMs });
       }
-      const reason = this.endReason(frame.timestamp);
+      const periodMs = frame.refreshMs ?? this.refreshMs;
+      this.refreshes += frame.intervalMs === null ? 1 : Math.max(1, Math.round(frame.intervalMs / periodMs));
+      // The clock's period sharpens with every frame: a long step's frame count follows it to its end.
+      this.requested = requestedFrames(this.steps[this.current].end, periodMs);
+      record.requestedFrames = this.requested;
+      const reason = this.endReason();
       if (reason === null) {
         record.renderedFrames = (record.renderedFrames ?? 0) + 1;
         return { kind: 'none' };
       }
       record.offsetMs = frame.timestamp;
-      record.shownFrames = Math.round((frame.timestamp - record.onsetMs) / this.refreshMs);
+      record.shownFrames = this.refreshes;
       record.endedBy = reason;
       ended = this.current;
     }
@@ -111,17 +121,18 @@ export class StepSequencer {
       this.done = true;
       return { kind: 'finish', ended };
     }
-    this.open(next, frame.timestamp);
+    this.open(next, frame.timestamp, frame.refreshMs ?? this.refreshMs);
     return { kind: 'show', index: next, ended };
   }
 
-  private open(index: number, timestamp: number): void {
+  private open(index: number, timestamp: number, refreshMs: number): void {
     const step = this.steps[index];
     this.current = index;
+    this.refreshes = 0;
     this.clickAt = null;
     this.released = false;
     this.videosEnded = false;
-    this.requested = requestedFrames(step.end, this.refreshMs);
+    this.requested = requestedFrames(step.end, refreshMs);
     this.records.push({
       label: step.label,
       media: [...step.media],
@@ -130,16 +141,15 @@ export class StepSequencer {
       onsetMs: timestamp,
       offsetMs: timestamp,
       droppedFrames: 0,
-      refreshMs: this.refreshMs,
+      refreshMs,
       renderedFrames: 1,
     });
   }
 
-  private endReason(timestamp: number): EndReason | null {
+  private endReason(): EndReason | null {
     if (this.abortRequested) return 'abort';
     const end = this.steps[this.current].end;
-    const elapsed = timestamp - this.records[this.current].onsetMs;
-    const reached = (frames: number) => elapsed >= (Math.max(1, frames) - 0.5) * this.refreshMs;
+    const reached = (frames: number) => this.refreshes >= Math.max(1, frames);
     switch (end.kind) {
       case 'duration':
         return reached(this.requested ?? 1) ? 'duration' : null;

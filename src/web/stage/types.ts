@@ -99,10 +99,24 @@ export interface PlayOptions {
   onOnset?(index: number, label: string, timestampMs: number): void;
 }
 
+/** The display's refresh as the stage measured it (contract TimingEnvelope.refresh). */
+export interface RefreshInfo {
+  /** Fitted period, ms. */
+  periodMs: number;
+  /** Its standard error, ms. */
+  uncertaintyMs: number;
+  /** Frame intervals fitted (dropped frames left out). */
+  intervals: number;
+  /** Changes of refresh rate during the session: from the frame `atMs` on, the period was `toMs`. */
+  changes: Array<{ atMs: number; fromMs: number; toMs: number }>;
+}
+
 /** What a stage offers to the participant flow. Implemented in src/web/stage (lazy loaded). */
 export interface StageController {
-  /** Measured refresh period in ms (median frame interval over the warm-up). */
+  /** Measured refresh period in ms (a fit over many frames, sharpened as frames come; follows a change of rate). */
   readonly refreshMs: number;
+  /** The estimate behind refreshMs and the changes of rate seen (null until measured): goes into the timing envelope. */
+  readonly refresh: RefreshInfo | null;
   /** Current canvas size in CSS pixels (layouts are computed against it). */
   size(): { width: number; height: number };
   /** Where the canvas is in the window (client CSS px): pointer positions map onto it. */

@@ -10,6 +10,7 @@ const LABEL: Record<CheckId, keyof Strings> = {
   maxSize: 'eligibilityMaxSize',
   minSize: 'eligibilityMinSize',
   zoom: 'eligibilityZoom',
+  refresh: 'eligibilityRefresh',
 };
 
 /**

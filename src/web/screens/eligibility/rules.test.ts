@@ -125,4 +125,29 @@ describe('eligibility rules', () => {
     expect(r.zoom!.pass).toBe(false);
     expect(r.zoom!.message).toBe('Please set the zoom of the page to 100% (it is 110% now), then reload the page.');
   });
+
+  describe('minimum refresh rate (job.minRefreshHz)', () => {
+    const job = { ...input().job, minRefreshHz: 120 };
+    it('adds no line when the job sets no minimum', () => {
+      expect(checkEligibility(input({ refreshMs: 1000 / 30 }), en).map((r) => r.id)).not.toContain('refresh');
+    });
+    it('refuses a 30 Hz and a 60 Hz display for a 120 Hz study, with the rate measured, in English and French', () => {
+      const at30 = byId(checkEligibility(input({ job, refreshMs: 1000 / 30 }), en)).refresh!;
+      expect(at30).toEqual({ id: 'refresh', value: '30.0 Hz', pass: false, message: 'Please use a screen that refreshes at least 120 times per second (this one: 30.0 Hz).' });
+      const at60 = byId(checkEligibility(input({ job, refreshMs: 1000 / 59.94 }), fr)).refresh!;
+      expect(at60.pass).toBe(false);
+      expect(at60.message).toBe('Veuillez utiliser un écran rafraîchi au moins 120 fois par seconde (celui-ci : 59.9 Hz).');
+    });
+    it('accepts 144 and 240 Hz, and 119.88 Hz as a 120 Hz display (1 % tolerance)', () => {
+      for (const hz of [144, 240, 119.88]) {
+        const line = byId(checkEligibility(input({ job, refreshMs: 1000 / hz }), en)).refresh!;
+        expect(line).toMatchObject({ pass: true, message: null });
+      }
+      expect(byId(checkEligibility(input({ job, refreshMs: 1000 / 144 }), en)).refresh!.value).toBe('144 Hz');
+      expect(byId(checkEligibility(input({ job, refreshMs: 1000 / 118 }), en)).refresh!.pass).toBe(false);
+    });
+    it('refuses when the rate could not be measured (no frames: a hidden tab)', () => {
+      expect(byId(checkEligibility(input({ job, refreshMs: null }), en)).refresh).toMatchObject({ value: '? Hz', pass: false });
+    });
+  });
 });

@@ -18,6 +18,8 @@ export interface EligibilityJob {
   targetScreenSizeWidth: number;
   maxScreenSizeHeight: number;
   maxScreenSizeWidth: number;
+  /** Optional minimum refresh rate (Hz); absent: no refresh check. */
+  minRefreshHz?: number;
 }
 
 export interface EligibilityInput {
@@ -31,11 +33,14 @@ export interface EligibilityInput {
   /** Page zoom in percent (see `zoomPercent`). */
   zoom: number;
   job: EligibilityJob;
+  /** The display's refresh period measured from frame intervals (ms), null if it could not be measured; only
+   * needed when the job asks for a minimum refresh rate. */
+  refreshMs?: number | null;
   /** Phone experiment in portrait (vl) or horizontal (hz) mode: the job's sizes are read with width and height swapped. */
   swapSizes: boolean;
 }
 
-export type CheckId = 'browser' | 'os' | 'maxSize' | 'minSize' | 'zoom';
+export type CheckId = 'browser' | 'os' | 'maxSize' | 'minSize' | 'zoom' | 'refresh';
 
 export interface CheckResult {
   id: CheckId;
@@ -74,6 +79,18 @@ export function osFamily(name: string | undefined, version: string | undefined):
 /** Within ±5 %: window borders of a few pixels pass, the 90 % and 110 % browser zoom steps do not. */
 export const ZOOM_TOLERANCE_PERCENT = 5;
 
+/** A display within 1 % of the minimum passes: 59.94 Hz is a 60 Hz display, 119.88 Hz a 120 Hz one. */
+export const REFRESH_TOLERANCE = 0.01;
+
+/** The refresh line, when the job asks for a minimum rate. */
+function refreshCheck(minHz: number | undefined, refreshMs: number | null | undefined, t: Strings): CheckResult[] {
+  if (minHz === undefined) return [];
+  const hz = refreshMs && refreshMs > 0 && Number.isFinite(refreshMs) ? 1000 / refreshMs : null;
+  const pass = hz !== null && hz >= minHz * (1 - REFRESH_TOLERANCE);
+  const shown = hz === null ? '?' : hz.toFixed(hz >= 100 ? 0 : 1);
+  return [{ id: 'refresh', value: `${shown} Hz`, pass, message: pass ? null : fill(t.eligibilityRefreshFail, { min: minHz, hz: shown }) }];
+}
+
 function sizeTarget(height: number, width: number, swap: boolean): { th: number; tw: number } {
   return swap ? { th: width, tw: height } : { th: height, tw: width };
 }
@@ -108,6 +125,7 @@ export function checkEligibility(input: EligibilityInput, t: Strings): CheckResu
     { id: 'maxSize', value: sizeText, pass: maxPass, message: maxPass ? null : fill(t.eligibilityMaxFail, { ...current, ...max }) },
     { id: 'minSize', value: sizeText, pass: minPass, message: minPass ? null : fill(t.eligibilityMinFail, { ...current, ...min }) },
     { id: 'zoom', value: `${input.zoom}%`, pass: zoomPass, message: zoomPass ? null : fill(t.eligibilityZoomFail, { zoom: input.zoom }) },
+    ...refreshCheck(job.minRefreshHz, input.refreshMs, t),
   ];
 }
 
