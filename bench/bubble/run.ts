@@ -18,9 +18,11 @@ import type { CostFigures, Point, Setup } from './figures';
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
 const gpu = process.argv.includes('--gpu');
+/** --gpu --dry-run: the GPU code path on a software renderer at 640x360 only, to check it; never GPU figures. */
+const dryRun = gpu && process.argv.includes('--dry-run');
 const FRAMES = quick ? 12 : 60;
 const SIGMA = 16;
-const SIZES: Array<[number, number]> = gpu ? [[3840, 2160], [1920, 1080], [640, 360]] : [[1920, 1080], [640, 360]];
+const SIZES: Array<[number, number]> = dryRun ? [[640, 360]] : gpu ? [[3840, 2160], [1920, 1080], [640, 360]] : [[1920, 1080], [640, 360]];
 const IMAGE = { width: 1920, height: 1080 };
 /** --gpu: the deviation sweep (each against the same run's PixiJS BlurFilter + mask at that deviation). */
 const GPU_SIGMAS = [4, 8, 16, 32];
@@ -156,7 +158,7 @@ async function main(): Promise<void> {
   try {
     const renderer = await page.evaluate(() => window.__bubbleBench.renderer());
     log(`renderer: ${renderer} (flags ${bench.graphicsArgs.join(' ')})`);
-    if (gpu && isSoftwareRenderer(renderer)) {
+    if (gpu && !dryRun && isSoftwareRenderer(renderer)) {
       // A software rasteriser's times are CPU times: never written down as GPU figures.
       console.error(`bench:bubble --gpu: the WebGL renderer is "${renderer}", not a GPU; no GPU figures written.`);
       process.exitCode = 2;
@@ -244,10 +246,19 @@ async function main(): Promise<void> {
     log('latency: pointer event -> first frame drawing the window there (640x360)');
     const latencySetup: Setup = { width: 640, height: 360, image: 'photo.png', sigma: SIGMA, radius: 45 };
     const moves = Array.from({ length: LATENCY_MOVES }, (_, k) => ({ x: 40 + ((k * 97) % 560), y: 30 + ((k * 61) % 300) }));
+    // A browser lost here must not lose the figures above: the failure is written down instead.
+    const latencyOf = async (measure: () => Promise<number[]>) => {
+      try {
+        return summary(await measure());
+      } catch (error) {
+        log(`latency failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`);
+        return { events: 0, framesHistogram: {}, firstFrameShare: Number.NaN, error: String(error instanceof Error ? error.message : error).split('\n')[0] };
+      }
+    };
     const latency = {
-      ours: summary(await latencyOurs(page, 640, 360, moves)),
-      pixiFilter: summary(await latencyOther(page, 'pixi-filter', latencySetup, moves)),
-      css: summary(await latencyOther(page, 'css', latencySetup, moves)),
+      ours: await latencyOf(() => latencyOurs(page, 640, 360, moves)),
+      pixiFilter: await latencyOf(() => latencyOther(page, 'pixi-filter', latencySetup, moves)),
+      css: await latencyOf(() => latencyOther(page, 'css', latencySetup, moves)),
     };
 
     const targets = sizes.map((s) => ({
@@ -262,7 +273,9 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       quick,
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', renderer, gpu, browser: bench.browser.version(), graphicsFlags: bench.graphicsArgs, gpuMachine: gpuMachine() },
-      note: gpu
+      note: dryRun
+        ? `Dry run of the --gpu code path on ${renderer}: not GPU figures.`
+        : gpu
         ? `Run on the GPU of this machine (WebGL renderer: ${renderer}).`
         : 'SwiftShader (software WebGL2 on the CPU): no GPU machine was available; ratios are meaningful, absolute times are CPU times. Run `npm run bench:bubble -- --gpu` on a GPU machine for 1920x1080 and 3840x2160 frame times.',
       method: {
@@ -277,7 +290,7 @@ async function main(): Promise<void> {
     };
     const outDir = resultsDir();
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(path.join(outDir, gpu ? 'bubble-gpu.json' : 'bubble.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(path.join(outDir, dryRun ? 'bubble-gpu-dry-run.json' : gpu ? 'bubble-gpu.json' : 'bubble.json'), `${JSON.stringify(result, null, 2)}\n`);
     printTable(result);
     if (gpu) printSweep(result.sizes);
   } finally {

@@ -2,7 +2,7 @@
 # Pack Debian's chromium-headless-shell (apt-get download + dpkg -x), every shared library it needs (resolved with
 # ldd, each taken from its own Debian package, also apt-get download + dpkg -x), the libraries it loads at run time
 # (GL/EGL loaders, NSS modules), a font, this machine's Node binary and the bench kit (pages built ahead, bundled
-# runners, playwright-core) into parts of at most PART_MIB (default 54) MiB under one git-ignored folder, for a
+# runners, playwright-core) into parts of at most PART_MIB (default 55) MiB under one git-ignored folder, for a
 # machine that reaches no registry. Nothing is downloaded where it runs: scripts/gpu/run-on-gpu.sh reassembles it.
 #
 #   scripts/gpu/pack-browser.sh [OUT]      OUT defaults to .gpu/ in the repo root (git-ignored)
@@ -12,7 +12,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(realpath -m "${1:-$repo/.gpu}")
-part_mib=${PART_MIB:-54}
+part_mib=${PART_MIB:-55}
 work=${GLIMPSE_GPU_WORK:-$repo/.tmp/gpu-pack}
 tree=$work/tree
 log() { echo "[pack $(date +%T)] $*" >&2; }

@@ -50,8 +50,8 @@ driver_env() {
   extra=""
   for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu/nvidia; do [ -d "$d" ] && extra="$extra${extra:+:}$d"; done
   export GLIMPSE_EXTRA_LIBS="$extra"
-  icd=$(ls /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json 2>/dev/null | head -1 || true)
-  egl=$(ls /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json 2>/dev/null | head -1 || true)
+  icd=$(find /usr/local/nvidia /usr/share/vulkan /etc/vulkan -name 'nvidia_icd*.json' 2>/dev/null | head -1 || true)
+  egl=$(find /usr/local/nvidia /usr/share/glvnd /etc/glvnd -name '*nvidia*.json' -path '*egl_vendor.d*' 2>/dev/null | head -1 || true)
   [ -n "$icd" ] && export VK_DRIVER_FILES="$icd" VK_ICD_FILENAMES="$icd"
   [ -n "$egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$egl"
   export CHROMIUM_PATH="$root/chromium/chrome"
@@ -78,8 +78,7 @@ machine() {
 probe() {
   driver_env
   mkdir -p "$results"
-  (cd "$root/kit" && DEBUG=pw:browser "$node" probe.mjs "$results/gpu-probe.json" 2>"$results/gpu-probe.log" >/dev/null) || true
-  grep '^\[probe\]' "$results/gpu-probe.log" >&2 || tail -20 "$results/gpu-probe.log" >&2
+  (cd "$root/kit" && timeout -k 5 200 "$node" probe.mjs "$results/gpu-probe.json" >/dev/null) || true
 }
 
 bench() {
@@ -87,15 +86,16 @@ bench() {
   probe
   local flags
   flags=$("$node" -e 'const r = require(process.argv[1]); if (r.chosen) console.log(JSON.stringify(r.chosen.flags))' "$(realpath "$results/gpu-probe.json")")
-  if [ -z "$flags" ]; then log "no flag set rendered WebGL on the GPU (see $results/gpu-probe.json / gpu-probe.log): no GPU figures"; exit 4; fi
+  if [ -z "$flags" ]; then log "no flag set rendered WebGL on the GPU (see $results/gpu-probe.json): no GPU figures"; exit 4; fi
   log "GPU flags: $flags"
   export GLIMPSE_GPU_FLAGS="$flags" GLIMPSE_BENCH_PREBUILT="$root/kit/pages" BENCH_RESULTS_DIR="$results"
   GLIMPSE_GPU_MACHINE="$(machine)"; export GLIMPSE_GPU_MACHINE
   echo "$GLIMPSE_GPU_MACHINE" >"$results/gpu-machine.json"
   local status=0
-  (cd "$root/kit" && "$node" bubble.mjs --gpu "$@") || status=$?
+  # Hard limits: a browser stuck on its GPU must not eat the call (the lease is short).
+  (cd "$root/kit" && timeout -k 5 "${BUBBLE_LIMIT_S:-270}" "$node" bubble.mjs --gpu "$@") || status=$?
   # 30 presentations per condition by default: about 2 minutes, inside a 15-minute lease (TIMING_ARGS overrides).
-  (cd "$root/kit" && "$node" timing.mjs --gpu ${TIMING_ARGS:---presentations=30}) || status=$?
+  (cd "$root/kit" && timeout -k 5 "${TIMING_LIMIT_S:-170}" "$node" timing.mjs --gpu ${TIMING_ARGS:---presentations=30}) || status=$?
   return $status
 }
 
