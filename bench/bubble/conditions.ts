@@ -258,9 +258,10 @@ export function benchConditions(media: Map<string, LoadedMedia>) {
      * (a) at several deviations, interleaved in blocks of `blockFrames` window moves (ABBA... order, so load from
      * elsewhere on the machine and any cost of coming first hit each alike). Before a block its view is shown
      * (untimed; the blurred copy is cached); the block's moves are timed together, one readPixels at the end.
-     * Figures are per frame (block time / blockFrames), one sample per block.
+     * Figures are per frame (block time / blockFrames), one sample per block. `whole`: every frame redraws the whole
+     * media (as after a new step or a new video frame) instead of only the region the window move changed.
      */
-    async costOursSigmas(setup: Setup, sigmas: number[], path: Point[], blockFrames = 10): Promise<Record<string, CostFigures>> {
+    async costOursSigmas(setup: Setup, sigmas: number[], path: Point[], blockFrames = 10, whole = false): Promise<Record<string, CostFigures>> {
       const run = await ours(media, setup);
       const views = sigmas.map((sigma) => ({ ...run.view, bubble: { ...run.view.bubble!, sigma } }));
       await run.until(run.engine.prepare(views));
@@ -278,6 +279,8 @@ export function benchConditions(media: Map<string, LoadedMedia>) {
             const p = path[(k * blockFrames + f) % path.length]!;
             // A position this view has not drawn yet, so every timed frame does move the window.
             run.setPointer({ x: p.x + i, y: p.y });
+            // A background change marks the stage dirty: the next frame draws everything.
+            if (whole) run.engine.setBackground('#808080');
             run.tick();
           }
           syncGpu(run.gl, pixel);

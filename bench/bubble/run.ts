@@ -11,18 +11,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { openBenchPage } from '../timing/benchPage';
+import { gpuMachine, isSoftwareRenderer, openBenchPage, resultsDir } from '../timing/benchPage';
 import { figures } from './figures';
 import type { CostFigures, Point, Setup } from './figures';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(benchDir, '../..');
 const quick = process.argv.includes('--quick');
 const gpu = process.argv.includes('--gpu');
+/** --gpu --dry-run: the GPU code path on a software renderer at 640x360 only, to check it; never GPU figures. */
+const dryRun = gpu && process.argv.includes('--dry-run');
 const FRAMES = quick ? 12 : 60;
 const SIGMA = 16;
-const SIZES: Array<[number, number]> = gpu ? [[3840, 2160], [1920, 1080], [640, 360]] : [[1920, 1080], [640, 360]];
+const SIZES: Array<[number, number]> = dryRun ? [[640, 360]] : gpu ? [[3840, 2160], [1920, 1080], [640, 360]] : [[1920, 1080], [640, 360]];
 const IMAGE = { width: 1920, height: 1080 };
+/** --gpu: the deviation sweep (each against the same run's PixiJS BlurFilter + mask at that deviation). */
+const GPU_SIGMAS = [4, 8, 16, 32];
 const LATENCY_MOVES = quick ? 8 : 30;
 /** Differences of medians of a composited frame below this are noise on this machine (2 shared cores). */
 const NOISE_FLOOR_MS = 1;
@@ -72,6 +75,66 @@ async function latencyOther(page: Page, kind: 'pixi-filter' | 'css', setup: Setu
   return page.evaluate(() => window.__bubbleBench.stopLatency());
 }
 
+/**
+ * --gpu: at each deviation of GPU_SIGMAS, on an image made at the size's own resolution (a 2160p frame for 2160p):
+ * (a)'s window frame (changed rectangle, and whole media), its two blur passes (what a new video frame adds), and
+ * the same run's PixiJS BlurFilter + mask at that deviation; ratios = PixiJS / ours. A video frame of (a) is
+ * counted as its blur passes plus a whole-media window frame (both measured here); PixiJS's frame is the same work
+ * for an image and a video (it blurs every frame).
+ */
+async function sigmaSweep(page: Page, width: number, height: number, log: (m: string) => void) {
+  const image = `photo-${width}x${height}.png`;
+  await page.evaluate(([name, w, h]) => window.__bubbleBench.makePhotoLike(name, w, h), [image, width, height] as const);
+  const setup: Setup = { width, height, image, sigma: SIGMA, radius: Math.round(height / 8) };
+  const oursPath = pointerPath(width, height, quick ? 40 : 200);
+  log(`${width}x${height}: sigma sweep ${GPU_SIGMAS.join('/')}: (a) changed rectangle, whole media, blur passes`);
+  const changed = await page.evaluate(([st, sig, p]) => window.__bubbleBench.costOursSigmas(st, sig, p, 10, false), [setup, GPU_SIGMAS, oursPath] as const);
+  const whole = await page.evaluate(([st, sig, p]) => window.__bubbleBench.costOursSigmas(st, sig, p, 10, true), [setup, GPU_SIGMAS, oursPath] as const);
+  const blurs = await page.evaluate(([st, sig, n]) => window.__bubbleBench.costBlurPasses(st, sig, n), [setup, GPU_SIGMAS, quick ? 5 : 30] as const);
+  const rows = [];
+  for (const [i, sigma] of GPU_SIGMAS.entries()) {
+    log(`${width}x${height}: sigma ${sigma}: (b) PixiJS BlurFilter + mask`);
+    await page.evaluate(([k, st]) => window.__bubbleBench.start(k, st), ['pixi-filter', { ...setup, sigma }] as const);
+    const pixi = await page.evaluate((p) => window.__bubbleBench.costFrames(p), pointerPath(width, height, FRAMES));
+    await page.evaluate(() => window.__bubbleBench.stop());
+    const rect = changed[String(sigma)]!;
+    const all = whole[String(sigma)]!;
+    const blur = blurs[i]!.cost;
+    const videoFrameMs = blur.medianMs + all.medianMs;
+    rows.push({
+      sigma,
+      oursChangedRectMs: roundFigures(rect),
+      oursWholeMediaMs: roundFigures(all),
+      oursBlurPassesMs: roundFigures(blur),
+      oursVideoFrameMs: round(videoFrameMs, 3),
+      blurPlan: blurs[i]!.plan,
+      pixiFilterMs: roundFigures(pixi),
+      ratios: {
+        imagePixiOverOursChangedRect: round(pixi.medianMs / rect.medianMs),
+        imagePixiOverOursWholeMedia: round(pixi.medianMs / all.medianMs),
+        videoPixiOverOursVideoFrame: round(pixi.medianMs / videoFrameMs),
+      },
+    });
+  }
+  return { image: `${width}x${height}`, radius: setup.radius, rows };
+}
+
+function printSweep(sizes: Array<Record<string, any>>): void {
+  const lines = [
+    '',
+    '| size | σ | (a) changed rect ms | (a) whole media ms | (a) blur passes ms | (a) video frame ms | (b) PixiJS ms | image b/a (rect) | image b/a (whole) | video b/a |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const s of sizes) {
+    for (const r of s.gpuSweep?.rows ?? []) {
+      lines.push(
+        `| ${s.size} | ${r.sigma} | ${r.oursChangedRectMs.medianMs} | ${r.oursWholeMediaMs.medianMs} | ${r.oursBlurPassesMs.medianMs} | ${r.oursVideoFrameMs} | ${r.pixiFilterMs.medianMs} | ${r.ratios.imagePixiOverOursChangedRect} | ${r.ratios.imagePixiOverOursWholeMedia} | ${r.ratios.videoPixiOverOursVideoFrame} |`,
+      );
+    }
+  }
+  console.log(lines.join('\n'));
+}
+
 function summary(frames: number[]) {
   const counts: Record<string, number> = {};
   for (const f of frames) counts[f] = (counts[f] ?? 0) + 1;
@@ -88,13 +151,19 @@ async function main(): Promise<void> {
     viewport: { width: maxW, height: maxH },
     // Frame intervals measure the work only when the display rate does not cap them.
     extraArgs: ['--disable-frame-rate-limit', '--disable-gpu-vsync'],
-    ...(gpu ? { graphicsArgs: ['--enable-gpu', '--ignore-gpu-blocklist', '--use-angle=default'] } : {}),
+    gpu,
   });
   const { page } = bench;
   page.on('pageerror', (error) => log(`page error: ${error.message}`));
   try {
     const renderer = await page.evaluate(() => window.__bubbleBench.renderer());
-    log(`renderer: ${renderer}`);
+    log(`renderer: ${renderer} (flags ${bench.graphicsArgs.join(' ')})`);
+    if (gpu && !dryRun && isSoftwareRenderer(renderer)) {
+      // A software rasteriser's times are CPU times: never written down as GPU figures.
+      console.error(`bench:bubble --gpu: the WebGL renderer is "${renderer}", not a GPU; no GPU figures written.`);
+      process.exitCode = 2;
+      return;
+    }
     await page.evaluate(([w, h]) => window.__bubbleBench.makePhotoLike('photo.png', w, h), [IMAGE.width, IMAGE.height]);
 
     const cdp = await page.context().newCDPSession(page);
@@ -153,6 +222,7 @@ async function main(): Promise<void> {
       const pixi = measured['pixi-filter']!;
       const css = measured.css!;
       const screenFigures = (t: Awaited<ReturnType<typeof toScreen>>) => ({ staticMs: roundFigures(t.static), movingMs: roundFigures(t.moving), extraMs: round(t.extraMs) });
+      const sweep = gpu ? await sigmaSweep(page, width, height, log) : undefined;
       sizes.push({
         size: `${width}x${height}`,
         sigma: SIGMA,
@@ -169,16 +239,26 @@ async function main(): Promise<void> {
           oursSigma32OverSigma4Frame: round(bySigma['32']!.medianMs / bySigma['4']!.medianMs, 3),
           oursSigma32OverSigma4VideoBlur: round(blurs[1]!.cost.medianMs / blurs[0]!.cost.medianMs, 3),
         },
+        ...(sweep ? { gpuSweep: sweep } : {}),
       });
     }
 
     log('latency: pointer event -> first frame drawing the window there (640x360)');
     const latencySetup: Setup = { width: 640, height: 360, image: 'photo.png', sigma: SIGMA, radius: 45 };
     const moves = Array.from({ length: LATENCY_MOVES }, (_, k) => ({ x: 40 + ((k * 97) % 560), y: 30 + ((k * 61) % 300) }));
+    // A browser lost here must not lose the figures above: the failure is written down instead.
+    const latencyOf = async (measure: () => Promise<number[]>) => {
+      try {
+        return summary(await measure());
+      } catch (error) {
+        log(`latency failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`);
+        return { events: 0, framesHistogram: {}, firstFrameShare: Number.NaN, error: String(error instanceof Error ? error.message : error).split('\n')[0] };
+      }
+    };
     const latency = {
-      ours: summary(await latencyOurs(page, 640, 360, moves)),
-      pixiFilter: summary(await latencyOther(page, 'pixi-filter', latencySetup, moves)),
-      css: summary(await latencyOther(page, 'css', latencySetup, moves)),
+      ours: await latencyOf(() => latencyOurs(page, 640, 360, moves)),
+      pixiFilter: await latencyOf(() => latencyOther(page, 'pixi-filter', latencySetup, moves)),
+      css: await latencyOf(() => latencyOther(page, 'css', latencySetup, moves)),
     };
 
     const targets = sizes.map((s) => ({
@@ -192,9 +272,11 @@ async function main(): Promise<void> {
       bench: 'bubble',
       date: new Date().toISOString(),
       quick,
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', renderer, gpu },
-      note: gpu
-        ? 'Run on the GPU of this machine.'
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', renderer, gpu, browser: bench.browser.version(), graphicsFlags: bench.graphicsArgs, gpuMachine: gpuMachine() },
+      note: dryRun
+        ? `Dry run of the --gpu code path on ${renderer}: not GPU figures.`
+        : gpu
+        ? `Run on the GPU of this machine (WebGL renderer: ${renderer}).`
         : 'SwiftShader (software WebGL2 on the CPU): no GPU machine was available; ratios are meaningful, absolute times are CPU times. Run `npm run bench:bubble -- --gpu` on a GPU machine for 1920x1080 and 3840x2160 frame times.',
       method: {
         cost: 'work of one frame (pointer read, uniforms, render) until a 1-pixel readPixels returns, manual clock; median over the pointer path',
@@ -206,10 +288,11 @@ async function main(): Promise<void> {
       latency,
       targets,
     };
-    const outDir = path.join(repoRoot, 'bench', 'results');
+    const outDir = resultsDir();
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(path.join(outDir, 'bubble.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(path.join(outDir, dryRun ? 'bubble-gpu-dry-run.json' : gpu ? 'bubble-gpu.json' : 'bubble.json'), `${JSON.stringify(result, null, 2)}\n`);
     printTable(result);
+    if (gpu) printSweep(result.sizes);
   } finally {
     await bench.close();
   }

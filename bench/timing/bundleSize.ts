@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'vite';
 
 export interface BundleFigures {
   ok: boolean;
@@ -39,6 +38,7 @@ export async function measureInitialJs(repoRoot: string): Promise<BundleFigures>
   const outDir = benchWebDir(repoRoot);
   let output: ChunkInfo[];
   try {
+    const { build } = await import('vite');
     const result = await build({
       configFile: path.join(repoRoot, 'vite.config.ts'),
       root: repoRoot,
@@ -48,7 +48,7 @@ export async function measureInitialJs(repoRoot: string): Promise<BundleFigures>
     const results = (Array.isArray(result) ? result : [result]) as Array<{ output?: ChunkInfo[] }>;
     output = results.flatMap((r) => r.output ?? []);
   } catch (error) {
-    return failed(String(error instanceof Error ? error.message : error).split('\n')[0]);
+    return notMeasured(`the app build failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`);
   }
   const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
   const eager = new Set<string>();
@@ -78,7 +78,7 @@ export async function measureInitialJs(repoRoot: string): Promise<BundleFigures>
   };
 }
 
-function failed(error: string): BundleFigures {
+export function notMeasured(error: string): BundleFigures {
   return {
     ok: false,
     error,

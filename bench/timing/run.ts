@@ -2,9 +2,10 @@
  * `npm run bench:timing [-- --quick]`: presentation timing of the real Stage in headless Chromium (SwiftShader),
  * against a setTimeout-timed DOM baseline (jsPsych style) in the same page and the same run, plus long-task
  * detection and the initial JS size of the app. Writes bench/results/timing.json and prints a markdown table.
- * Default: 200 presentations per condition (about 10 minutes); --quick: 20. Also what goes over the wire before a
- * participant's first screen, compressed and not (transfer.ts); --transfer-only measures that alone (the build and
- * the transfer) into bench/results/transfer.json.
+ * Default: 200 presentations per condition (about 10 minutes); --quick: 20; --presentations=N: N. --gpu: on the
+ * machine's GPU (GLIMPSE_GPU_FLAGS), refused on a software renderer, written to timing-gpu.json. Also what goes over
+ * the wire before a participant's first screen, compressed and not (transfer.ts); --transfer-only measures that
+ * alone (the build and the transfer) into bench/results/transfer.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,14 +13,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baselineFigures, longTaskFigures, round, stageFigures } from './analysis';
 import type { ConditionFigures } from './analysis';
-import { openBenchPage } from './benchPage';
-import { benchWebDir, measureInitialJs } from './bundleSize';
+import { gpuMachine, isSoftwareRenderer, openBenchPage, resultsDir, webglRenderer } from './benchPage';
+import { benchWebDir, measureInitialJs, notMeasured } from './bundleSize';
 import { measureTransfer, type TransferFigures } from './transfer';
 import type { LongTaskPlan } from './conditions';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
-const PRESENTATIONS = quick ? 20 : 200;
+/** --gpu: Chromium on the machine's GPU (scripts/gpu/run-on-gpu.sh); writes timing-gpu.json. */
+const gpu = process.argv.includes('--gpu');
+/** --presentations=N overrides the count per condition (the GPU run uses a middle count to fit its lease). */
+const presentationsArg = process.argv.find((a) => a.startsWith('--presentations='));
+const PRESENTATIONS = presentationsArg ? Number(presentationsArg.split('=')[1]) : quick ? 20 : 200;
 const LONG_TASK_PRESENTATIONS = quick ? 12 : 40;
 const DURATIONS_MS = [1000, 500];
 const LONG_TASK_MS = [50, 70, 90, 120];
@@ -31,24 +36,33 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg().map((l) => round(l, 2));
   const log = (message: string) => console.error(`[bench:timing ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}`);
 
+  // Pages built ahead (the GPU machine) come without the app's sources and Vite: the JS size and the transfer are
+  // CPU-machine figures.
+  const prebuilt = Boolean(process.env.GLIMPSE_BENCH_PREBUILT);
   log('building the app to measure its initial JS');
-  const bundle = await measureInitialJs(repoRoot);
-  log('serving the build: bytes transferred before the first screen, compressed and plain');
-  const transfer = await measureTransfer(repoRoot, benchWebDir(repoRoot));
-  log(transferLine(transfer));
+  const bundle = prebuilt ? notMeasured('pages built ahead: no app build here (see bench/results/timing.json)') : await measureInitialJs(repoRoot);
+  const transfer = prebuilt ? null : await measureTransfer(repoRoot, benchWebDir(repoRoot));
+  if (transfer) log(transferLine(transfer));
   if (process.argv.includes('--transfer-only')) {
     mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
     const only = { date: new Date().toISOString(), loadAverageAtStart: loadAtStart, initialJs: bundle, transfer };
     writeFileSync(path.join(repoRoot, 'bench/results/transfer.json'), `${JSON.stringify(only, null, 2)}\n`);
-    console.log(transferLine(transfer));
+    if (transfer) console.log(transferLine(transfer));
     return;
   }
 
   log('building and opening the bench page');
-  const bench = await openBenchPage();
+  const bench = await openBenchPage({ gpu });
   const { page } = bench;
   page.on('pageerror', (error) => log(`page error: ${error.message}`));
   try {
+    const renderer = await webglRenderer(page);
+    log(`renderer: ${renderer} (flags ${bench.graphicsArgs.join(' ')})`);
+    if (gpu && isSoftwareRenderer(renderer)) {
+      console.error(`bench:timing --gpu: the WebGL renderer is "${renderer}", not a GPU; no GPU figures written.`);
+      process.exitCode = 2;
+      return;
+    }
     const { refreshMs, size } = await page.evaluate(() => window.__bench.ready());
     log(`stage ready: refresh ${refreshMs.toFixed(2)} ms, canvas ${size.width}x${size.height}`);
     const names = await page.evaluate(([n, w, h]) => window.__bench.makeImages(n, w, h, 'img'), [PRESENTATIONS, IMAGE.width, IMAGE.height]);
@@ -96,7 +110,10 @@ async function main(): Promise<void> {
       quick,
       environment: {
         browser: bench.browser.version(),
-        flags: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', 'headless'],
+        flags: [...bench.graphicsArgs, '--no-sandbox', 'headless'],
+        renderer,
+        gpu,
+        gpuMachine: gpuMachine(),
         cpus: os.cpus().length,
         loadAverageAtStart: loadAtStart,
         loadAverageAtEnd: os.loadavg().map((l) => round(l, 2)),
@@ -112,27 +129,28 @@ async function main(): Promise<void> {
       transfer,
       runtimeS: Math.round((Date.now() - started) / 1000),
     };
-    mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-    writeFileSync(path.join(repoRoot, 'bench/results/timing.json'), `${JSON.stringify(result, null, 2)}\n`);
+    const file = path.join(resultsDir(), gpu ? 'timing-gpu.json' : 'timing.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     console.log(markdown(result));
-    log('wrote bench/results/timing.json');
+    log(`wrote ${file}`);
   } finally {
     await bench.close();
   }
 }
 
 function markdown(r: {
-  environment: { browser: string; measuredRefreshMs: number; measuredRefreshHz: number; cpus: number; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  environment: { browser: string; renderer: string; measuredRefreshMs: number; measuredRefreshHz: number; cpus: number; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
   conditions: ConditionFigures[];
   baselineRatios: Array<Record<string, number>>;
   longTasks: { injected: number; detected: number; stage: ConditionFigures; tasks: Array<{ busyMs: number; endMs: number; startMs: number; detected: boolean; dropIntervalMs: number | null }> };
   initialJs: Awaited<ReturnType<typeof measureInitialJs>>;
-  transfer: TransferFigures;
+  transfer: TransferFigures | null;
 }): string {
   const s = (x: { mean: number; sd: number; min: number; max: number }) => `${x.mean} / ${x.sd} / ${x.min} / ${x.max}`;
   const hist = (h: Record<string, number>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join(', ');
   const lines = [
-    `Headless Chromium ${r.environment.browser}, SwiftShader, ${r.environment.cpus} CPUs (load average ${r.environment.loadAverageAtStart[0]} at start, ${r.environment.loadAverageAtEnd[0]} at end); measured refresh ${r.environment.measuredRefreshMs} ms (${r.environment.measuredRefreshHz} Hz).`,
+    `Headless Chromium ${r.environment.browser}, ${r.environment.renderer}, ${r.environment.cpus} CPUs (load average ${r.environment.loadAverageAtStart[0]} at start, ${r.environment.loadAverageAtEnd[0]} at end); measured refresh ${r.environment.measuredRefreshMs} ms (${r.environment.measuredRefreshHz} Hz).`,
     '',
     '| method | requested | n | shown frames mean / SD / min / max | shown - requested frames | exact | exact, presentations without a dropped frame | logged duration ms mean / SD / min / max | logged error ms mean | dropped frames |',
     '|---|---|---|---|---|---|---|---|---|---|',
@@ -152,9 +170,9 @@ function markdown(r: {
     '',
     r.initialJs.ok
       ? `Initial JS (gzip -9, eager scripts of index.html): ${r.initialJs.eagerGzipKB} KB (target < ${r.initialJs.targetKB} KB: ${r.initialJs.withinTarget ? 'met' : 'NOT met'}); PixiJS in eager chunks: ${r.initialJs.pixiInEagerChunks ? 'YES' : 'no'} (Pixi in ${r.initialJs.pixiChunks.join(', ') || 'no chunk'}); all JS ${r.initialJs.totalJsGzipKB} KB.`
-      : `Initial JS: not measured, the app build failed: ${r.initialJs.error}`,
+      : `Initial JS: not measured: ${r.initialJs.error}`,
     '',
-    transferLine(r.transfer),
+    r.transfer ? transferLine(r.transfer) : 'Transfer before the first screen: not measured here.',
   ];
   return lines.join('\n');
 }
