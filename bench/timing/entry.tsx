@@ -30,6 +30,7 @@ createRoot(element('stage')).render(
       <Stage
         media={(name) => media.get(name)}
         background="#808080"
+        videoPath={new URLSearchParams(location.search).get('video') === 'element' ? 'element' : 'auto'}
         onReady={(c) => {
           controller = c;
           resolveReady(c);
