@@ -1,0 +1,280 @@
+/**
+ * A virtual display: Chromium draws a frame only when this code says so, at the time this code chooses, and hands
+ * back exactly what that frame drew. Headless Chromium otherwise paints on a synthetic 60 Hz clock that machine
+ * load can stall; here a test picks any refresh rate, injects missed vsyncs and jitter, and checks every frame.
+ *
+ * How: Debian's `chromium-headless-shell` (the full `chromium --headless` of Debian 156 lists but does not answer
+ * HeadlessExperimental.beginFrame), started in its own process with `--enable-begin-frame-control
+ * --run-all-compositor-stages-before-draw` and the project's SwiftShader flags, driven over a raw DevTools pipe
+ * (Playwright does not expose begin-frame control). The page's target is created with
+ * `enableBeginFrameControl: true`; each `HeadlessExperimental.beginFrame` runs one rAF with the given
+ * `frameTimeTicks` (monotonic ms) and `interval`, and with a screenshot returns the PNG of that frame.
+ *
+ * Nothing advances between frames: a page promise that waits for rAF resolves only while frames are sent, so
+ * `evaluate` and `send` keep sending frames until their answer comes.
+ *
+ * Virtual time never runs ahead of the wall clock (`pace: 'wall'`, default): a frame is sent no earlier than its
+ * time, so the page's `performance.now()` and event timestamps are never behind the rAF timestamps it saw.
+ * A captured frame costs ~5–10 ms of wall time, so above ~100 Hz virtual time runs slower than wall time;
+ * rAF-driven code does not notice, timers and media playback do.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DevToolsPipe } from './devtoolsPipe';
+
+export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+export interface VirtualDisplayOptions {
+  /** Refresh rate in Hz (default 60); change it later with setRefreshRate. */
+  refreshHz?: number;
+  /** Viewport in CSS px (default 640×360; device scale 1, so a captured PNG has these dimensions). */
+  width?: number;
+  height?: number;
+  /** Default: $VIRTUAL_DISPLAY_CHROMIUM, else /usr/bin/chromium-headless-shell. */
+  executablePath?: string;
+  extraArgs?: string[];
+  /** 'wall' (default): never send a frame before its time on the wall clock. 'free': as fast as Chromium draws. */
+  pace?: 'wall' | 'free';
+}
+
+export interface FrameOptions {
+  /** Refreshes skipped before this frame (1 = one missed vsync: the previous frame stays up two refreshes). */
+  missedVsyncs?: number;
+  /** This frame's timestamp minus its vsync's, in ms (|jitter| < half a period). */
+  jitterMs?: number;
+  /** Return the PNG of what this frame drew. */
+  capture?: boolean;
+}
+
+export interface DisplayFrame {
+  /** Frames sent since launch, from 1. */
+  index: number;
+  /** Refresh number since launch: consecutive frames differ by 1 + missedVsyncs. */
+  vsync: number;
+  /** frameTimeTicks sent (monotonic ms, jitter included). */
+  timeMs: number;
+  /** The refresh period this frame was sent with. */
+  periodMs: number;
+  /** Chromium drew something new in this frame. */
+  hasDamage: boolean;
+  png: Buffer | null;
+}
+
+export interface Captured<T> {
+  value: T;
+  /** Frames sent while waiting for the answer (with PNGs when `capture` was asked). */
+  frames: DisplayFrame[];
+}
+
+export interface PumpOptions {
+  capture?: boolean;
+  /** Give up after this many frames (default 100 000). */
+  maxFrames?: number;
+  /** Applied to the first frame sent while waiting (e.g. a missed vsync right after a pointer event). */
+  first?: FrameOptions;
+}
+
+/** A function the page runs (its source is sent; it must not close over Node values) and its one JSON argument. */
+export type PageFunction<A, T> = (arg: A) => T | Promise<T>;
+
+export class VirtualDisplay {
+  private vsync = 0;
+  private framesSent = 0;
+  private periodMs: number;
+  private vsyncZeroMs: number;
+  private lastTimeMs = -Infinity;
+
+  private constructor(
+    private readonly process: ChildProcess,
+    private readonly pipe: DevToolsPipe,
+    private readonly sessionId: string,
+    private readonly profileDir: string,
+    readonly width: number,
+    readonly height: number,
+    refreshHz: number,
+    private readonly pace: 'wall' | 'free',
+  ) {
+    this.periodMs = periodOf(refreshHz);
+    this.vsyncZeroMs = monotonicMs();
+  }
+
+  static async launch(options: VirtualDisplayOptions = {}): Promise<VirtualDisplay> {
+    const executable = options.executablePath ?? process.env.VIRTUAL_DISPLAY_CHROMIUM ?? HEADLESS_SHELL;
+    if (!existsSync(executable)) {
+      throw new Error(`virtual display: ${executable} is missing (apt-get install chromium-headless-shell)`);
+    }
+    const width = options.width ?? 640;
+    const height = options.height ?? 360;
+    const profileDir = mkdtempSync(path.join(tmpdir(), 'glimpse-vd-'));
+    const child = spawn(
+      executable,
+      [
+        '--remote-debugging-pipe',
+        '--enable-begin-frame-control',
+        '--run-all-compositor-stages-before-draw',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--no-sandbox',
+        '--no-first-run',
+        '--hide-scrollbars',
+        '--force-device-scale-factor=1',
+        `--window-size=${width},${height}`,
+        `--user-data-dir=${profileDir}`,
+        ...(options.extraArgs ?? []),
+        'about:blank',
+      ],
+      { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
+    );
+    const pipe = new DevToolsPipe(child);
+    try {
+      const { targetId } = await pipe.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', enableBeginFrameControl: true });
+      const { sessionId } = await pipe.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      await pipe.send('Page.enable', {}, sessionId);
+      await pipe.send('Runtime.enable', {}, sessionId);
+      await pipe.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }, sessionId);
+      // tsx-compiled functions reference __name (FIELD-NOTES).
+      await pipe.send('Page.addScriptToEvaluateOnNewDocument', { source: 'window.__name = (f) => f;' }, sessionId);
+      return new VirtualDisplay(child, pipe, sessionId, profileDir, width, height, options.refreshHz ?? 60, options.pace ?? 'wall');
+    } catch (error) {
+      child.kill('SIGKILL');
+      rmSync(profileDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  get refreshMs(): number {
+    return this.periodMs;
+  }
+
+  /** Later frames are sent at this rate (as if the window moved to another monitor). */
+  setRefreshRate(hz: number): void {
+    const next = periodOf(hz);
+    // Keep the vsync grid continuous: the next vsync is one new period after the last one.
+    this.vsyncZeroMs = this.vsyncTime(this.vsync) - this.vsync * next;
+    this.periodMs = next;
+  }
+
+  /** Sends one frame; resolves when Chromium has drawn it. */
+  async frame(options: FrameOptions = {}): Promise<DisplayFrame> {
+    const missed = options.missedVsyncs ?? 0;
+    const jitter = options.jitterMs ?? 0;
+    if (!Number.isInteger(missed) || missed < 0) throw new RangeError(`missedVsyncs must be a whole number ≥ 0, got ${missed}`);
+    if (!(Math.abs(jitter) < this.periodMs / 2)) throw new RangeError(`jitterMs must be under half a period, got ${jitter}`);
+    this.vsync += 1 + missed;
+    const timeMs = this.vsyncTime(this.vsync) + jitter;
+    if (timeMs <= this.lastTimeMs) throw new RangeError('frame times must increase');
+    this.lastTimeMs = timeMs;
+    if (this.pace === 'wall') {
+      const ahead = timeMs - monotonicMs();
+      if (ahead > 0) await sleep(ahead);
+    }
+    const result = await this.pipe.send<{ hasDamage: boolean; screenshotData?: string }>(
+      'HeadlessExperimental.beginFrame',
+      { frameTimeTicks: timeMs, interval: this.periodMs, ...(options.capture ? { screenshot: { format: 'png' } } : {}) },
+      this.sessionId,
+    );
+    this.framesSent += 1;
+    return {
+      index: this.framesSent,
+      vsync: this.vsync,
+      timeMs,
+      periodMs: this.periodMs,
+      hasDamage: result.hasDamage,
+      png: result.screenshotData ? Buffer.from(result.screenshotData, 'base64') : null,
+    };
+  }
+
+  /** Sends `count` frames (the same options for each). */
+  async frames(count: number, options: FrameOptions = {}): Promise<DisplayFrame[]> {
+    const out: DisplayFrame[] = [];
+    for (let i = 0; i < count; i++) out.push(await this.frame(options));
+    return out;
+  }
+
+  /** Any DevTools command to the page, with frames sent until it answers (input events wait for a frame). */
+  async send<T = Record<string, unknown>>(method: string, params: object = {}, pump: PumpOptions = {}): Promise<Captured<T>> {
+    return this.pumpUntil(this.pipe.send<T>(method, params, this.sessionId), pump);
+  }
+
+  /** Runs a function in the page (awaiting its promise) while frames are sent; returns its JSON value. */
+  async evaluate<A, T>(fn: PageFunction<A, T>, arg: A, pump: PumpOptions = {}): Promise<Captured<T>> {
+    const expression = `(${fn.toString()})(${JSON.stringify(arg) ?? 'undefined'})`;
+    const answer = this.pipe.send<{ result: { value?: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+      'Runtime.evaluate',
+      { expression, awaitPromise: true, returnByValue: true },
+      this.sessionId,
+    );
+    const { value, frames } = await this.pumpUntil(answer, pump);
+    if (value.exceptionDetails) {
+      throw new Error(`page threw: ${value.exceptionDetails.exception?.description ?? value.exceptionDetails.text}`);
+    }
+    return { value: value.result.value as T, frames };
+  }
+
+  /** Navigates and sends frames until the load event. */
+  async goto(url: string): Promise<void> {
+    let loaded!: () => void;
+    const load = new Promise<void>((resolve) => (loaded = resolve));
+    const off = this.pipe.on('Page.loadEventFired', (_params, sessionId) => {
+      if (sessionId === this.sessionId) loaded();
+    });
+    try {
+      const { value } = await this.send<{ errorText?: string }>('Page.navigate', { url });
+      if (value.errorText) throw new Error(`navigation to ${url} failed: ${value.errorText}`);
+      await this.pumpUntil(load, {});
+    } finally {
+      off();
+    }
+  }
+
+  /** A mouse event at CSS px (x, y) (`Input.dispatchMouseEvent`), frames sent until Chromium acknowledges it. */
+  async mouse(type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number, pump: PumpOptions = {}): Promise<DisplayFrame[]> {
+    const buttons = type === 'mouseMoved' ? {} : { button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 };
+    return (await this.send('Input.dispatchMouseEvent', { type, x, y, ...buttons }, pump)).frames;
+  }
+
+  async close(): Promise<void> {
+    this.pipe.fail(new Error('the virtual display was closed'));
+    if (this.process.exitCode === null && this.process.signalCode === null) {
+      const exited = new Promise((resolve) => this.process.once('exit', resolve));
+      this.process.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+      if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
+    }
+    rmSync(this.profileDir, { recursive: true, force: true });
+  }
+
+  private vsyncTime(vsync: number): number {
+    return this.vsyncZeroMs + vsync * this.periodMs;
+  }
+
+  private async pumpUntil<T>(answer: Promise<T>, pump: PumpOptions): Promise<Captured<T>> {
+    let settled = false;
+    const watched = answer.finally(() => (settled = true));
+    watched.catch(() => {}); // rethrown below
+    const frames: DisplayFrame[] = [];
+    const max = pump.maxFrames ?? 100_000;
+    // Give an answer that needs no frame a moment to arrive before drawing one.
+    await Promise.race([watched, sleep(1)]).catch(() => {});
+    while (!settled) {
+      if (frames.length >= max) throw new Error(`no answer after ${max} frames`);
+      const options = frames.length === 0 && pump.first ? { ...pump.first, capture: pump.capture } : { capture: pump.capture };
+      frames.push(await this.frame(options));
+    }
+    return { value: await watched, frames };
+  }
+}
+
+function periodOf(hz: number): number {
+  if (!(hz > 0) || !Number.isFinite(hz)) throw new RangeError(`refresh rate must be a positive number of Hz, got ${hz}`);
+  return 1000 / hz;
+}
+
+/** CLOCK_MONOTONIC in ms: the timebase of Chromium's TimeTicks on Linux. */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}

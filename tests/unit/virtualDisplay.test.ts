@@ -1,0 +1,72 @@
+/**
+ * The virtual display (testkit/virtualDisplay.ts) on the headless shell: a page that paints the code of its rAF
+ * count; every frame is captured and decoded from its pixels, and the page's rAF timestamps follow the times sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeAt, codeColor, codeHex, decodeColor, decodePng, MAX_CODE } from '../../testkit/frameCode';
+import { VirtualDisplay } from '../../testkit/virtualDisplay';
+
+const PAGE = `data:text/html,${encodeURIComponent(`<!doctype html><body style="margin:0;background:#808080">
+<div id="box" style="position:absolute;left:10px;top:10px;width:40px;height:40px"></div>
+<script>
+const levels = ${JSON.stringify([16, 48, 80, 112, 144, 176, 208, 240])};
+const hex = (id) => '#' + [levels[(id >> 6) & 7], levels[(id >> 3) & 7], levels[id & 7]].map((v) => v.toString(16).padStart(2, '0')).join('');
+window.stamps = [];
+function tick(t) { window.stamps.push(t); document.getElementById('box').style.background = hex(window.stamps.length % 512); requestAnimationFrame(tick); }
+requestAnimationFrame(tick);
+</script></body>`)}`;
+
+describe('frame code', () => {
+  it('decodes every code colour and refuses the grey background and colours between levels', () => {
+    for (let id = 0; id <= MAX_CODE; id++) expect(decodeColor(codeColor(id))).toBe(id);
+    expect(codeHex(0)).toBe('#101010');
+    expect(decodeColor([128, 128, 128])).toBeNull();
+    expect(decodeColor([16, 16, 30])).toBeNull();
+    expect(decodeColor([20, 44, 236])).toBe(0 * 64 + 1 * 8 + 7); // within 12 of levels 16, 48, 240
+  });
+});
+
+describe('virtual display', () => {
+  let display: VirtualDisplay;
+  beforeAll(async () => {
+    display = await VirtualDisplay.launch({ refreshHz: 144, width: 320, height: 180 });
+    await display.goto(PAGE);
+  }, 60000);
+  afterAll(async () => {
+    await display?.close();
+  });
+
+  it('draws one rAF per frame sent, at the times sent, and captures what each frame drew', async () => {
+    const before = (await display.evaluate(() => (window as unknown as { stamps: number[] }).stamps.length, null)).value;
+    const frames = [];
+    for (let i = 0; i < 24; i++) {
+      // A missed vsync before frame 12, jitter of ±1 ms on frames 18 and 19.
+      const options = i === 12 ? { missedVsyncs: 1 } : i === 18 ? { jitterMs: 1 } : i === 19 ? { jitterMs: -1 } : {};
+      frames.push(await display.frame({ ...options, capture: true }));
+    }
+    const { value: stamps } = await display.evaluate(() => (window as unknown as { stamps: number[] }).stamps, null);
+    expect(stamps.length).toBe(before + 24);
+    const ours = stamps.slice(before);
+    for (let i = 1; i < 24; i++) {
+      // rAF timestamps are coarsened to 0.1 ms; their differences follow the frame times sent.
+      expect(Math.abs(ours[i] - ours[i - 1] - (frames[i].timeMs - frames[i - 1].timeMs))).toBeLessThanOrEqual(0.11);
+    }
+    expect(frames[12].vsync - frames[11].vsync).toBe(2);
+    expect(frames[12].timeMs - frames[11].timeMs).toBeCloseTo(2000 / 144, 6);
+    expect(frames[18].timeMs - frames[17].timeMs).toBeCloseTo(1000 / 144 + 1, 6);
+    for (const [i, frame] of frames.entries()) {
+      const image = await decodePng(frame.png!);
+      expect([image.width, image.height]).toEqual([320, 180]);
+      // The frame shows the code of the rAF that drew it: what the page drew in that very frame.
+      expect(codeAt(image, 30, 30)).toBe((before + i + 1) % 512);
+      expect(codeAt(image, 200, 100)).toBeNull();
+    }
+  });
+
+  it('changes its refresh rate on the fly', async () => {
+    display.setRefreshRate(240);
+    const frames = await display.frames(3);
+    expect(frames[2].timeMs - frames[1].timeMs).toBeCloseTo(1000 / 240, 6);
+    expect(frames[0].periodMs).toBeCloseTo(1000 / 240, 9);
+  });
+});
