@@ -17,21 +17,32 @@ export function clipName(fps: number, codec: 'h264' | 'vp9' = 'h264'): string {
   return codec === 'h264' ? `frames-${fps}fps.mp4` : `frames-${fps}fps-vp9.webm`;
 }
 
-function encode(out: string, fps: number, codec: 'h264' | 'vp9', seconds: number): void {
-  const lum = `if(bitand(floor(N/pow(2\\,floor(X/${CODE_BLOCK})))\\,1)\\,235\\,16)`;
-  const codecArgs = codec === 'h264' ? ['-c:v', 'libx264', '-profile:v', 'baseline', '-crf', '12', '-movflags', '+faststart'] : ['-c:v', 'libvpx-vp9', '-crf', '20', '-b:v', '0'];
+export interface FrameCodedClip {
+  fps: number;
+  codec?: 'h264' | 'vp9';
+  seconds?: number;
+  /** Default 128×16 (8 blocks of 16 px); larger sizes stretch the 8 blocks over the whole picture. */
+  width?: number;
+  height?: number;
+}
+
+/** Writes one frame-coded clip to `file` with ffmpeg. */
+export function encodeFrameCoded(file: string, { fps, codec = 'h264', seconds = 1, width = CODE_BITS * CODE_BLOCK, height = CODE_BLOCK }: FrameCodedClip): void {
+  const block = width / CODE_BITS;
+  const lum = `if(bitand(floor(N/pow(2\\,floor(X/${block})))\\,1)\\,235\\,16)`;
+  const codecArgs = codec === 'h264' ? ['-c:v', 'libx264', '-profile:v', width > 640 ? 'main' : 'baseline', '-crf', '12', '-movflags', '+faststart'] : ['-c:v', 'libvpx-vp9', '-crf', '20', '-b:v', '0'];
   execFileSync('ffmpeg', [
     '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `color=black:s=${CODE_BITS * CODE_BLOCK}x${CODE_BLOCK}:r=${fps}:d=${seconds}`,
+    '-f', 'lavfi', '-i', `color=black:s=${width}x${height}:r=${fps}:d=${seconds}`,
     '-vf', `geq=lum='${lum}':cb=128:cr=128,format=yuv420p`,
-    '-g', String(fps), ...codecArgs, join(out, clipName(fps, codec)),
+    '-g', String(fps), ...codecArgs, file,
   ]);
 }
 
 export function makeFrameCodedClips(out: string, seconds = 1): string[] {
   mkdirSync(out, { recursive: true });
-  for (const fps of CLIP_RATES) encode(out, fps, 'h264', seconds);
-  encode(out, 30, 'vp9', seconds);
+  for (const fps of CLIP_RATES) encodeFrameCoded(join(out, clipName(fps)), { fps, seconds });
+  encodeFrameCoded(join(out, clipName(30, 'vp9')), { fps: 30, codec: 'vp9', seconds });
   return [...CLIP_RATES.map((fps) => clipName(fps)), clipName(30, 'vp9')];
 }
 

@@ -31,7 +31,14 @@ export interface BenchPageOptions {
   graphicsArgs?: string[];
 }
 
-export async function openBenchPage(options: BenchPageOptions = {}): Promise<BenchPage> {
+export interface ServedBenchPage {
+  /** http://127.0.0.1:…/page.html: a secure context (WebCodecs works there). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds the bench page and serves it with Vite's preview server (for a browser this module does not start). */
+export async function serveBenchPage(options: Pick<BenchPageOptions, 'outDir' | 'root'> = {}): Promise<ServedBenchPage> {
   const outDir = path.join(repoRoot, '.tmp', options.outDir ?? 'bench-timing');
   const root = options.root ?? benchDir;
   await build({
@@ -45,6 +52,14 @@ export async function openBenchPage(options: BenchPageOptions = {}): Promise<Ben
   const server = await preview({ configFile: false, root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
   const base = server.resolvedUrls?.local[0];
   if (!base) throw new Error('vite preview has no URL');
+  return {
+    url: `${base}page.html`,
+    close: () => new Promise<void>((resolve) => server.httpServer.close(() => resolve())),
+  };
+}
+
+export async function openBenchPage(options: BenchPageOptions = {}): Promise<BenchPage> {
+  const served = await serveBenchPage(options);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [...(options.graphicsArgs ?? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader']), '--no-sandbox', ...(options.extraArgs ?? [])],
@@ -52,7 +67,7 @@ export async function openBenchPage(options: BenchPageOptions = {}): Promise<Ben
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 800, height: 450 } });
   // tsx-compiled functions passed to page.evaluate reference __name (FIELD-NOTES).
   await page.addInitScript('window.__name = (f) => f');
-  const url = `${base}page.html`;
+  const url = served.url;
   await page.goto(url);
   return {
     browser,
@@ -60,7 +75,7 @@ export async function openBenchPage(options: BenchPageOptions = {}): Promise<Ben
     url,
     async close() {
       await browser.close();
-      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      await served.close();
     },
   };
 }

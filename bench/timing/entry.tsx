@@ -8,6 +8,8 @@ import type { LoadedMedia, PresentationRecord, PresentationStep, StageController
 import { runBaseline, runStage } from './conditions';
 import type { BaselineRun, LongTaskPlan, StageRun } from './conditions';
 import { makeImages, makeSolid, mediaFromBase64, recordVideo } from './testMedia';
+import { runVideoElement, runVideoStage } from './videoConditions';
+import type { VideoPlay } from './videoConditions';
 
 const Stage = lazy(() => import('../../src/web/stage/Stage'));
 
@@ -87,6 +89,13 @@ const bench = {
   async runBaseline(names: string[], ms: number): Promise<BaselineRun> {
     const c = await ready;
     return runBaseline(element('baseline'), images(names), ms, c.refreshMs);
+  },
+  async runVideoStage(name: string, plays: number): Promise<VideoPlay[]> {
+    return runVideoStage(await ready, images([name])[0], plays);
+  },
+  async runVideoElement(name: string, plays: number, frameTimes: number[]): Promise<VideoPlay[]> {
+    const c = await ready;
+    return runVideoElement(element('baseline'), images([name])[0], plays, c.refreshMs, frameTimes);
   },
   get controller() {
     return controller;

@@ -13,9 +13,13 @@ import type { ConditionFigures } from './analysis';
 import { openBenchPage } from './benchPage';
 import { measureInitialJs } from './bundleSize';
 import type { LongTaskPlan } from './conditions';
+import { runVideoBench, videoMarkdown } from './videoBench';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
+/** Only the video section (frame-coded clips, stage vs plain element): bench/results/timing-video.json. */
+const videoOnly = process.argv.includes('--video');
+const VIDEO_PLAYS = quick ? 5 : 20;
 const PRESENTATIONS = quick ? 20 : 200;
 const LONG_TASK_PRESENTATIONS = quick ? 12 : 40;
 const DURATIONS_MS = [1000, 500];
@@ -28,6 +32,7 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg().map((l) => round(l, 2));
   const log = (message: string) => console.error(`[bench:timing ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}`);
 
+  if (videoOnly) return runVideoOnly(log, loadAtStart, started);
   log('building the app to measure its initial JS');
   const bundle = await measureInitialJs(repoRoot);
 
@@ -59,6 +64,7 @@ async function main(): Promise<void> {
     const longRun = await page.evaluate(([list, d, p]) => window.__bench.runStage(list, d, p), [names.slice(0, LONG_TASK_PRESENTATIONS), longMs, plans] as const);
     const longTasks = longTaskFigures(longRun.records, longRun.longTasks);
     const longTaskStage = stageFigures(longRun.records, longMs, refreshMs);
+    const video = await runVideoBench(page, repoRoot, VIDEO_PLAYS, log);
 
     const ratios = DURATIONS_MS.map((ms) => {
       const stage = conditions.find((c) => c.requestedMs === ms && c.method.startsWith('stage'));
@@ -96,12 +102,44 @@ async function main(): Promise<void> {
       baselineRatios: ratios,
       longTasks: { presentations: LONG_TASK_PRESENTATIONS, requestedMs: longMs, ...longTasks, stage: longTaskStage },
       initialJs: bundle,
+      video,
       runtimeS: Math.round((Date.now() - started) / 1000),
     };
     mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
     writeFileSync(path.join(repoRoot, 'bench/results/timing.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log(markdown(result));
+    console.log(`\n${videoMarkdown(video)}`);
     log('wrote bench/results/timing.json');
+  } finally {
+    await bench.close();
+  }
+}
+
+async function runVideoOnly(log: (m: string) => void, loadAtStart: number[], started: number): Promise<void> {
+  log('building and opening the bench page');
+  const bench = await openBenchPage();
+  try {
+    const { refreshMs } = await bench.page.evaluate(() => window.__bench.ready());
+    const video = await runVideoBench(bench.page, repoRoot, VIDEO_PLAYS, log);
+    const result = {
+      bench: 'timing-video',
+      date: new Date().toISOString(),
+      quick,
+      environment: {
+        browser: bench.browser.version(),
+        cpus: os.cpus().length,
+        loadAverageAtStart: loadAtStart,
+        loadAverageAtEnd: os.loadavg().map((l) => round(l, 2)),
+        measuredRefreshMs: round(refreshMs),
+      },
+      video,
+      runtimeS: Math.round((Date.now() - started) / 1000),
+    };
+    mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+    writeFileSync(path.join(repoRoot, 'bench/results/timing-video.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`load average ${loadAtStart[0]} at start, ${result.environment.loadAverageAtEnd[0]} at end; refresh ${round(refreshMs)} ms\n`);
+    console.log(videoMarkdown(video));
+    log('wrote bench/results/timing-video.json');
   } finally {
     await bench.close();
   }

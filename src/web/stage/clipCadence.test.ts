@@ -120,7 +120,22 @@ describe('CadenceTracker', () => {
 
 describe('clipTimeline', () => {
   it('sorts decode-order timestamps, starts at 0, and ends after the last frame', () => {
-    expect(clipTimeline([0.5, 0.54, 0.52], 0.02)).toEqual({ timestamps: [0, expect.closeTo(0.02, 9), expect.closeTo(0.04, 9)], endTime: expect.closeTo(0.06, 9) });
+    expect(clipTimeline([0.5, 0.53, 0.51], 0.01)).toEqual({ timestamps: [0, expect.closeTo(0.01, 9), expect.closeTo(0.03, 9)], endTime: expect.closeTo(0.04, 9) });
     expect(clipTimeline([0, 0.04, 0.08], null).endTime).toBeCloseTo(0.12, 9);
+  });
+
+  it('puts a nominal-rate clip with millisecond timestamps (WebM) on its exact grid: 30 fps stays 2 refreshes a frame', () => {
+    const webm = Array.from({ length: 30 }, (_, k) => Math.round((k * 1000) / 30) / 1000);
+    const timeline = clipTimeline(webm, 0.033);
+    expect(timeline.timestamps[2]).toBe(2 / 30);
+    expect(timeline.endTime).toBe(1);
+    expect(durations(frameStarts(timeline, 60))).toEqual(Array(30).fill(2));
+    // 23.976 fps is told from 24 by where its timestamps fall.
+    const ntsc = clipTimeline(Array.from({ length: 48 }, (_, k) => Math.round((k * 1001000) / 24000) / 1000), null);
+    expect(ntsc.endTime).toBeCloseTo((48 * 1001) / 24000, 12);
+  });
+
+  it('keeps the timestamps of a variable-rate clip (MediaRecorder)', () => {
+    expect(clipTimeline([0, 0.031, 0.07, 0.1], 0.03).timestamps).toEqual([0, 0.031, 0.07, expect.closeTo(0.1, 12)]);
   });
 });

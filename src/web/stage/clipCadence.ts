@@ -141,16 +141,36 @@ export class CadenceTracker {
   }
 }
 
+/** Frame rates clips are made at (NTSC rates as their exact fractions). */
+const NOMINAL_FPS = [24000 / 1001, 24, 25, 30000 / 1001, 30, 48, 50, 60000 / 1001, 60, 100, 120000 / 1001, 120];
+/** How far a container's timestamp may be from its exact time (WebM stores whole milliseconds). */
+const TIMESTAMP_SLACK_S = 0.0015;
+
 /**
  * A clip's timeline from its presentation timestamps (seconds, any order, any origin) and the duration of its last
- * frame (seconds; when the container gives none, the median frame interval).
+ * frame (seconds; when the container gives none, the median frame interval). A clip made at a nominal frame rate
+ * whose stored timestamps are rounded (WebM keeps milliseconds: 0.067 s for frame 2 of a 30 fps clip, a hair after
+ * refresh 4 at 60 Hz) gets its exact times k / fps, so rounding cannot move a frame to the next refresh.
  */
 export function clipTimeline(presentationTimes: readonly number[], lastDuration: number | null): ClipTimeline {
   const sorted = [...presentationTimes].sort((a, b) => a - b);
   const origin = sorted[0] ?? 0;
   const timestamps = sorted.map((t) => t - origin);
+  const fps = nominalRate(timestamps);
+  if (fps !== null) return { timestamps: timestamps.map((_, k) => k / fps), endTime: timestamps.length / fps };
   const intervals = timestamps.slice(1).map((t, i) => t - timestamps[i]).sort((a, b) => a - b);
   const median = intervals.length > 0 ? intervals[intervals.length >> 1] : 1 / 30;
   const last = lastDuration !== null && lastDuration > 0 ? lastDuration : median;
   return { timestamps, endTime: (timestamps.at(-1) ?? 0) + last };
+}
+
+/** The nominal frame rate whose grid k / fps holds every timestamp within the container's rounding; else null. */
+function nominalRate(timestamps: readonly number[]): number | null {
+  if (timestamps.length < 2) return null;
+  const measured = (timestamps.length - 1) / timestamps.at(-1)!;
+  for (const fps of [...NOMINAL_FPS].sort((a, b) => Math.abs(a - measured) - Math.abs(b - measured))) {
+    if (Math.abs(fps - measured) / fps > 0.005) break;
+    if (timestamps.every((t, k) => Math.abs(t - k / fps) <= TIMESTAMP_SLACK_S)) return fps;
+  }
+  return null;
 }

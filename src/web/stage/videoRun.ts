@@ -191,7 +191,8 @@ export class ElementRun extends VideoRun {
     let hi = times.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (times[mid] <= mediaTime + 1e-4) lo = mid;
+      // Containers round timestamps (WebM: to the millisecond); frames are at least 8 ms apart.
+      if (times[mid] <= mediaTime + 0.002) lo = mid;
       else hi = mid - 1;
     }
     return lo;
