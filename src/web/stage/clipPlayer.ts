@@ -230,10 +230,11 @@ export class ClipPlayer {
     }
     if (this.nextPacket >= packets.length && !this.flushed) {
       this.flushed = true;
-      decoder.flush().then(
-        () => this.markPrimed(),
-        () => this.markPrimed(),
-      );
+      // A flush cut short by a rewind (the old decoder closed) must not mark the new one primed.
+      const primedBy = () => {
+        if (this.decoder === decoder) this.markPrimed();
+      };
+      decoder.flush().then(primedBy, primedBy);
     }
   }
 
