@@ -5,7 +5,7 @@
  * that refresh, and only that one is uploaded to the texture (once). Frames passed over and replaced ones are
  * closed at once. Frame 0 is kept (a clone) so a rewound clip shows it again before its next onset.
  */
-import { ALL_FORMATS, BlobSource, EncodedPacketSink, Input } from 'mediabunny';
+import { BlobSource, EncodedPacketSink, Input, MATROSKA, MP4, OGG, QTFF, WEBM } from 'mediabunny';
 import type { EncodedPacket } from 'mediabunny';
 import { ImageSource, Texture } from 'pixi.js';
 import { clipTimeline, type ClipTimeline } from './clipCadence';
@@ -26,7 +26,8 @@ export interface DemuxedClip {
 
 /** Read a clip's video track; null when the container cannot be read or has no video track. */
 export async function demuxClip(blob: Blob): Promise<DemuxedClip | null> {
-  const input = new Input({ formats: ALL_FORMATS, source: new BlobSource(blob) });
+  // The video containers a study may use (contract/media-types): the audio-only readers stay out of the bundle.
+  const input = new Input({ formats: [MP4, QTFF, WEBM, MATROSKA, OGG], source: new BlobSource(blob) });
   try {
     const track = await input.getPrimaryVideoTrack();
     if (!track) return null;
