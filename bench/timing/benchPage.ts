@@ -92,8 +92,14 @@ async function servePage(root: string, outName: string): Promise<{ base: string;
   return { base, close: () => new Promise<void>((resolve) => server.httpServer.close(() => resolve())) };
 }
 
+export interface ServedBenchPage {
+  /** http://127.0.0.1:…/page.html: a secure context (WebCodecs works there). */
+  url: string;
+  close(): Promise<void>;
+}
+
 /** Builds a bench page (page.html + its entry) and serves it (the virtual display opens it in its own browser). */
-export async function serveBenchPage(options: Pick<BenchPageOptions, 'outDir' | 'root'> = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveBenchPage(options: Pick<BenchPageOptions, 'outDir' | 'root'> = {}): Promise<ServedBenchPage> {
   const server = await servePage(options.root ?? benchDir, options.outDir ?? 'bench-timing');
   return { url: `${server.base}page.html`, close: server.close };
 }

@@ -9,6 +9,8 @@ import { runBaseline, runStage } from './conditions';
 import type { BaselineRun, LongTaskPlan, StageRun } from './conditions';
 import { makeImages, makeSolid, mediaFromBase64, recordVideo } from './testMedia';
 import { measureRefreshMs } from '../../src/web/screens/eligibility/refreshRate';
+import { runVideoElement, runVideoStage } from './videoConditions';
+import type { VideoPlay } from './videoConditions';
 
 const Stage = lazy(() => import('../../src/web/stage/Stage'));
 
@@ -31,6 +33,7 @@ createRoot(element('stage')).render(
       <Stage
         media={(name) => media.get(name)}
         background="#808080"
+        videoPath={new URLSearchParams(location.search).get('video') === 'element' ? 'element' : 'auto'}
         onReady={(c) => {
           controller = c;
           resolveReady(c);
@@ -91,6 +94,13 @@ const bench = {
   /** The eligibility screen's refresh measurement (its minimum-rate check), on this page's frames. */
   measureRefreshMs(): Promise<number | null> {
     return measureRefreshMs(window);
+  },
+  async runVideoStage(name: string, plays: number): Promise<VideoPlay[]> {
+    return runVideoStage(await ready, images([name])[0], plays);
+  },
+  async runVideoElement(name: string, plays: number, frameTimes: number[]): Promise<VideoPlay[]> {
+    const c = await ready;
+    return runVideoElement(element('baseline'), images([name])[0], plays, c.refreshMs, frameTimes);
   },
   get controller() {
     return controller;

@@ -17,11 +17,15 @@ import { gpuMachine, isSoftwareRenderer, openBenchPage, resultsDir, webglRendere
 import { benchWebDir, measureInitialJs, notMeasured } from './bundleSize';
 import { measureTransfer, type TransferFigures } from './transfer';
 import type { LongTaskPlan } from './conditions';
+import { runVideoBench, videoMarkdown } from './videoBench';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
 /** --gpu: Chromium on the machine's GPU (scripts/gpu/run-on-gpu.sh); writes timing-gpu.json. */
 const gpu = process.argv.includes('--gpu');
+/** Only the video section (frame-coded clips, stage vs plain element): bench/results/timing-video.json. */
+const videoOnly = process.argv.includes('--video');
+const VIDEO_PLAYS = quick ? 5 : 20;
 /** --presentations=N overrides the count per condition (the GPU run uses a middle count to fit its lease). */
 const presentationsArg = process.argv.find((a) => a.startsWith('--presentations='));
 const PRESENTATIONS = presentationsArg ? Number(presentationsArg.split('=')[1]) : quick ? 20 : 200;
@@ -36,6 +40,7 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg().map((l) => round(l, 2));
   const log = (message: string) => console.error(`[bench:timing ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}`);
 
+  if (videoOnly) return runVideoOnly(log, loadAtStart, started);
   // Pages built ahead (the GPU machine) come without the app's sources and Vite: the JS size and the transfer are
   // CPU-machine figures.
   const prebuilt = Boolean(process.env.GLIMPSE_BENCH_PREBUILT);
@@ -86,6 +91,7 @@ async function main(): Promise<void> {
     const longRun = await page.evaluate(([list, d, p]) => window.__bench.runStage(list, d, p), [names.slice(0, LONG_TASK_PRESENTATIONS), longMs, plans] as const);
     const longTasks = longTaskFigures(longRun.records, longRun.longTasks);
     const longTaskStage = stageFigures(longRun.records, longMs, refreshMs);
+    const video = await runVideoBench(page, repoRoot, VIDEO_PLAYS, log);
 
     const ratios = DURATIONS_MS.map((ms) => {
       const stage = conditions.find((c) => c.requestedMs === ms && c.method.startsWith('stage'));
@@ -127,13 +133,45 @@ async function main(): Promise<void> {
       longTasks: { presentations: LONG_TASK_PRESENTATIONS, requestedMs: longMs, ...longTasks, stage: longTaskStage },
       initialJs: bundle,
       transfer,
+      video,
       runtimeS: Math.round((Date.now() - started) / 1000),
     };
     const file = path.join(resultsDir(), gpu ? 'timing-gpu.json' : 'timing.json');
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     console.log(markdown(result));
+    console.log(`\n${videoMarkdown(video)}`);
     log(`wrote ${file}`);
+  } finally {
+    await bench.close();
+  }
+}
+
+async function runVideoOnly(log: (m: string) => void, loadAtStart: number[], started: number): Promise<void> {
+  log('building and opening the bench page');
+  const bench = await openBenchPage();
+  try {
+    const { refreshMs } = await bench.page.evaluate(() => window.__bench.ready());
+    const video = await runVideoBench(bench.page, repoRoot, VIDEO_PLAYS, log);
+    const result = {
+      bench: 'timing-video',
+      date: new Date().toISOString(),
+      quick,
+      environment: {
+        browser: bench.browser.version(),
+        cpus: os.cpus().length,
+        loadAverageAtStart: loadAtStart,
+        loadAverageAtEnd: os.loadavg().map((l) => round(l, 2)),
+        measuredRefreshMs: round(refreshMs),
+      },
+      video,
+      runtimeS: Math.round((Date.now() - started) / 1000),
+    };
+    mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+    writeFileSync(path.join(repoRoot, 'bench/results/timing-video.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`load average ${loadAtStart[0]} at start, ${result.environment.loadAverageAtEnd[0]} at end; refresh ${round(refreshMs)} ms\n`);
+    console.log(videoMarkdown(video));
+    log('wrote bench/results/timing-video.json');
   } finally {
     await bench.close();
   }

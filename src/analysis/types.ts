@@ -93,6 +93,17 @@ export interface PresentationRecord {
   shownFrames: number;
   droppedFrames: number;
   endedBy?: string;
+  /** What the stage drew of each video (counted by the stage; records from older pages lack the counts). */
+  videos?: readonly VideoDrawn[];
+}
+
+/** The stage's count of one video's frames in one step (stage/types.ts VideoFrameRecord). */
+export interface VideoDrawn {
+  media: string;
+  timing?: 'stage-clock' | 'element-timed';
+  drawnFrames?: number;
+  skippedFrames?: number | null;
+  repeatedFrames?: number | null;
 }
 
 /** Timing records of one trial (one answer) of one observer. */

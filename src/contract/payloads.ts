@@ -30,14 +30,36 @@ const Ms = Type.Number();
 const Frames = Type.Integer({ minimum: 0, maximum: 10_000_000 });
 const MaybeMs = Type.Union([Type.Number(), Type.Null()]);
 
+const FrameAt = Type.Object({ frame: Frames, refresh: Frames }, { additionalProperties: false });
+const FramesAt = Type.Object({ frame: Frames, refresh: Frames, refreshes: Frames }, { additionalProperties: false });
+const MaybeFrames = Type.Union([Frames, Type.Null()]);
+
+/**
+ * What the stage drew of one video (stage/types.ts VideoFrameRecord). The element counters (presentedFrames, media
+ * and display times) are what pages before the stage-clock player sent: still accepted, so a page loaded before an
+ * upgrade loses no answer, but never read as the truth.
+ */
 export const VideoFrameRecord = Type.Object(
   {
     media: Type.String({ maxLength: 1000 }),
-    presentedFrames: Frames,
-    firstMediaTime: MaybeMs,
-    lastMediaTime: MaybeMs,
-    firstExpectedDisplayTime: MaybeMs,
-    lastExpectedDisplayTime: MaybeMs,
+    timing: Type.Optional(Type.Union([Type.Literal('stage-clock'), Type.Literal('element-timed')])),
+    frames: Type.Optional(MaybeFrames),
+    drawnFrames: Type.Optional(Frames),
+    skippedFrames: Type.Optional(MaybeFrames),
+    repeatedFrames: Type.Optional(MaybeFrames),
+    skips: Type.Optional(Type.Array(FrameAt, { maxItems: 1000 })),
+    repeats: Type.Optional(Type.Array(FramesAt, { maxItems: 1000 })),
+    late: Type.Optional(Type.Array(FramesAt, { maxItems: 1000 })),
+    firstFrame: Type.Optional(MaybeFrames),
+    firstOnsetMs: Type.Optional(MaybeMs),
+    lastFrame: Type.Optional(MaybeFrames),
+    lastOnsetMs: Type.Optional(MaybeMs),
+    lastOffsetMs: Type.Optional(MaybeMs),
+    presentedFrames: Type.Optional(Frames),
+    firstMediaTime: Type.Optional(MaybeMs),
+    lastMediaTime: Type.Optional(MaybeMs),
+    firstExpectedDisplayTime: Type.Optional(MaybeMs),
+    lastExpectedDisplayTime: Type.Optional(MaybeMs),
   },
   { additionalProperties: false },
 );

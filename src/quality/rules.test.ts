@@ -159,6 +159,15 @@ describe('session acceptance rules', () => {
     expect(evaluateSession(evidence([...careful(), fast]))).toMatchObject({ approved: false, included: false });
   });
 
+  it('maxMistimedShare: a video whose clip frames the stage skipped or repeated is mistimed, by the stage\'s count', () => {
+    const clip = { media: 'v.mp4', timing: 'stage-clock' as const, frames: 75, drawnFrames: 75, skippedFrames: 0, repeatedFrames: 0, firstFrame: 0, firstOnsetMs: 1000, lastFrame: 74, lastOnsetMs: 3990, lastOffsetMs: 4000 };
+    const video = (videos: PresentationRecordBody['videos']) => rated('v', 3, { timing: envelope({}, [step({ media: ['v.mp4'], requestedFrames: null, shownFrames: 180, endedBy: 'video-end', videos })]) });
+    expect(status(evidence([video([clip])]), 'maxMistimedShare').status).toBe('passed');
+    expect(status(evidence([video([{ ...clip, drawnFrames: 73, skippedFrames: 2, repeatedFrames: 2 }])]), 'maxMistimedShare')).toMatchObject({ status: 'failed', detail: '1 of 1 timed answer mistimed (100 %, maximum 10 %)' });
+    // The element's own counter (a page before the stage counted frames) is not evidence either way.
+    expect(status(evidence([video([{ media: 'v.mp4', presentedFrames: 40 }])]), 'maxMistimedShare').status).toBe('passed');
+  });
+
   it('fullscreen: required by the job, every answer in fullscreen', () => {
     const windowed = rated('s6', 2, { timing: envelope({ window: { ...envelope().window, isfullScreen: false } }) });
     expect(status(evidence([...careful(), windowed]), 'fullscreen').status).toBe('not applicable');

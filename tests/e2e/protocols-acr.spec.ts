@@ -110,7 +110,9 @@ test('ACR single video (categoryTest 5): the levels open when the video ends, wi
   expectTimed(rating!, ['S']);
   const [record] = rating!.presentations[0]!;
   expect(record).toMatchObject({ endedBy: 'video-end', media: [playlist.stimulis[0]!.source] });
-  expect(record!.videos?.[0]?.presentedFrames).toBeGreaterThan(0);
+  // Drawn by the stage's clock (WebCodecs on the localhost page), counted by the stage: every clip frame drawn.
+  expect(record!.videos?.[0]).toMatchObject({ timing: 'stage-clock', firstFrame: 0 });
+  expect(record!.videos![0]!.drawnFrames).toBeGreaterThan(0);
 });
 
 test('an auto-submitted rating whose answer is lost on the way back is sent again with the same key and stored once', async ({ page, glimpse, participant }) => {

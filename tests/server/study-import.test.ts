@@ -104,6 +104,16 @@ it('takes media only from inside the study file\'s folder, and only images and v
   expect(db).toEqual([{ path: '$.playlists[0].stimuli[0].source', message: expect.stringContaining('glimpse.db is not an image or a video') }]);
 });
 
+it('reads each video\'s container and refuses, naming the file, a codec the player does not decode', async () => {
+  const file = await writeStudy({ id: 'codecs', job: jobFields('absolute_category_rating', { category_id: 5 }), playlists: [{ stimuli: [{ source: 'clip.mp4' }, { source: 'clip-hevc.mp4' }, { source: 'fake.mp4' }, { source: 'clip-hevc.mp4' }] }] });
+  await writeFile(join(dirname(file), 'media', 'fake.mp4'), 'this is not a video');
+  expect(await problemsOf(file)).toEqual([
+    { path: '$.playlists[0].stimuli[1].source', message: 'video clip-hevc.mp4 uses hevc, which the player does not support (H.264, VP8, VP9, AV1)' },
+    { path: '$.playlists[0].stimuli[2].source', message: 'video fake.mp4 is not a readable video file (MP4, WebM, Matroska, QuickTime or Ogg)' },
+    { path: '$.playlists[0].stimuli[3].source', message: 'video clip-hevc.mp4 uses hevc, which the player does not support (H.264, VP8, VP9, AV1)' },
+  ]);
+});
+
 describeEachDialect('study import', (dialect) => {
   const ctx = useServer(dialect);
   const snapshot = async () => ({

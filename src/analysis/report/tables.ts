@@ -24,8 +24,8 @@ export function reportTables(report: AnyReport): ReportTable[] {
     tables.push({
       name: 'timing-observers',
       title: 'Timing per observer',
-      columns: ['observer', 'trials', 'flagged_trials', 'timed_steps', 'exact_steps', 'dropped_frames'],
-      rows: report.timing.observers.map((o) => [o.observer, o.trials, o.flaggedTrials, o.timedSteps, o.exactSteps, o.droppedFrames]),
+      columns: ['observer', 'trials', 'flagged_trials', 'timed_steps', 'exact_steps', 'dropped_frames', 'skipped_video_frames', 'repeated_video_frames'],
+      rows: report.timing.observers.map((o) => [o.observer, o.trials, o.flaggedTrials, o.timedSteps, o.exactSteps, o.droppedFrames, o.skippedVideoFrames, o.repeatedVideoFrames]),
     });
     tables.push({
       name: 'timing-flagged-trials',

@@ -3,7 +3,7 @@
  * frames it asked for and whether frames were dropped; per observer, a summary. The rule is configurable and
  * `flagTrial` is what the job path uses to set `flagged` on votes.
  */
-import type { PresentationRecord, TimingRule, TimingTrial, VoteSource } from '../types.js';
+import type { PresentationRecord, TimingRule, TimingTrial, VideoDrawn, VoteSource } from '../types.js';
 
 export const DEFAULT_TIMING_RULE: TimingRule = { exactFrames: true, maxDroppedFrames: 0 };
 
@@ -23,6 +23,9 @@ export interface TimingObserver {
   timedSteps: number;
   exactSteps: number;
   droppedFrames: number;
+  /** Clip frames the stage skipped, and clip frames it kept beyond their cadence (stage-counted video records). */
+  skippedVideoFrames: number;
+  repeatedVideoFrames: number;
 }
 
 export interface TimingResult {
@@ -34,10 +37,24 @@ export interface TimingResult {
   flagged: TrialFlag[];
 }
 
+/** Skipped and repeated clip frames of a step's videos, as the stage counted them (0 where a record has no count). */
+export function videoFrameFaults(videos: readonly VideoDrawn[] | undefined): { skipped: number; repeated: number } {
+  let skipped = 0;
+  let repeated = 0;
+  for (const video of videos ?? []) {
+    skipped += video.skippedFrames ?? 0;
+    repeated += video.repeatedFrames ?? 0;
+  }
+  return { skipped, repeated };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /**
  * Why a trial's timing is doubtful ([] = fine). A timed step must be shown exactly its requested frames, except a
  * step the participant ended by clicking (an ACR image: shown for the display time or until a click), which may be
- * shorter; more dropped frames than the rule allows in any step flag the trial too.
+ * shorter; more dropped frames than the rule allows in any step flag the trial too, and so does a video clip frame
+ * that the stage skipped or kept beyond its cadence (judder a rater may judge).
  */
 export function flagTrial(presentations: readonly PresentationRecord[], rule: TimingRule = DEFAULT_TIMING_RULE): string[] {
   const reasons: string[] = [];
@@ -47,6 +64,12 @@ export function flagTrial(presentations: readonly PresentationRecord[], rule: Ti
       reasons.push(`${step.label}: ${step.shownFrames} of ${step.requestedFrames} frames`);
     }
     if (step.droppedFrames > rule.maxDroppedFrames) reasons.push(`${step.label}: ${step.droppedFrames} dropped frame${step.droppedFrames > 1 ? 's' : ''}`);
+    if (rule.exactFrames) {
+      for (const video of step.videos ?? []) {
+        const { skipped, repeated } = videoFrameFaults([video]);
+        if (skipped > 0 || repeated > 0) reasons.push(`${step.label}: ${video.media} ${plural(skipped, 'skipped clip frame')}, ${plural(repeated, 'repeated clip frame')}`);
+      }
+    }
   }
   return reasons;
 }
@@ -64,7 +87,16 @@ export class TimingAccumulator {
   /** Adds a trial; returns why it is flagged ([] = fine). */
   add(trial: TimingTrial): string[] {
     this.trials++;
-    const summary = this.observers.get(trial.observer) ?? { observer: trial.observer, trials: 0, flaggedTrials: 0, timedSteps: 0, exactSteps: 0, droppedFrames: 0 };
+    const summary = this.observers.get(trial.observer) ?? {
+      observer: trial.observer,
+      trials: 0,
+      flaggedTrials: 0,
+      timedSteps: 0,
+      exactSteps: 0,
+      droppedFrames: 0,
+      skippedVideoFrames: 0,
+      repeatedVideoFrames: 0,
+    };
     summary.trials++;
     for (const step of trial.presentations) {
       if (step.requestedFrames !== null) {
@@ -72,6 +104,9 @@ export class TimingAccumulator {
         if (step.shownFrames === step.requestedFrames) summary.exactSteps++;
       }
       summary.droppedFrames += step.droppedFrames;
+      const video = videoFrameFaults(step.videos);
+      summary.skippedVideoFrames += video.skipped;
+      summary.repeatedVideoFrames += video.repeated;
     }
     const reasons = flagTrial(trial.presentations, this.rule);
     if (reasons.length > 0) {

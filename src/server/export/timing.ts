@@ -1,10 +1,12 @@
+import { videoFrameFaults } from '../../analysis/timing/timing.js';
 import type { PresentationRecordBody, TimingEnvelope } from '../../contract/payloads.js';
 
 /**
  * What the export says about an answer's frame timing (README "Frame-accurate timing"). A step is *timed* when it
  * showed media for a requested number of frames; it was *exact* when it ended on its duration after exactly that
  * many frames, or when the participant ended it earlier by clicking (an ACR image). An answer is exact when every
- * timed step of every play was, and no frame was dropped while media were on screen.
+ * timed step of every play was, no frame was dropped while media were on screen, and no clip frame was skipped or
+ * kept beyond its cadence (the stage's own count of what it drew; the element's presentedFrames is never read).
  */
 
 export interface TimingSummary {
@@ -14,9 +16,26 @@ export interface TimingSummary {
   dropped_frames: number | null;
   timing_exact: boolean | null;
   onset_epoch_ms: number | null;
+  /** Clip frames the stage drew, skipped, and kept beyond their cadence, over the last play's videos; null without one. */
+  video_frames_drawn: number | null;
+  video_frames_skipped: number | null;
+  video_frames_repeated: number | null;
+  /** 'stage-clock' or 'element-timed' (the fallback), 'mixed' when the videos differ; null without a video. */
+  video_timing: string | null;
 }
 
-export const TIMING_SUMMARY_COLUMNS = ['timing_plays', 'requested_frames', 'shown_frames', 'dropped_frames', 'timing_exact', 'onset_epoch_ms'] as const;
+export const TIMING_SUMMARY_COLUMNS = [
+  'timing_plays',
+  'requested_frames',
+  'shown_frames',
+  'dropped_frames',
+  'timing_exact',
+  'onset_epoch_ms',
+  'video_frames_drawn',
+  'video_frames_skipped',
+  'video_frames_repeated',
+  'video_timing',
+] as const;
 
 const NO_TIMING: TimingSummary = {
   timing_plays: null,
@@ -25,12 +44,31 @@ const NO_TIMING: TimingSummary = {
   dropped_frames: null,
   timing_exact: null,
   onset_epoch_ms: null,
+  ...videoColumns([]),
 };
+
+type VideoColumns = Pick<TimingSummary, 'video_frames_drawn' | 'video_frames_skipped' | 'video_frames_repeated' | 'video_timing'>;
+
+/** The stage's counts over these steps' videos (records from pages before the count give nulls). */
+function videoColumns(steps: readonly PresentationRecordBody[]): VideoColumns {
+  const videos = steps.flatMap((r) => r.videos ?? []).filter((v) => v.drawnFrames !== undefined);
+  if (videos.length === 0) return { video_frames_drawn: null, video_frames_skipped: null, video_frames_repeated: null, video_timing: null };
+  const faults = videoFrameFaults(videos);
+  const timings = new Set(videos.map((v) => v.timing));
+  return {
+    video_frames_drawn: videos.reduce((n, v) => n + (v.drawnFrames ?? 0), 0),
+    video_frames_skipped: videos.some((v) => v.skippedFrames === null) ? null : faults.skipped,
+    video_frames_repeated: videos.some((v) => v.repeatedFrames === null) ? null : faults.repeated,
+    video_timing: timings.size === 1 ? (videos[0].timing ?? null) : 'mixed',
+  };
+}
 
 const showsMedia = (r: PresentationRecordBody) => r.media.length > 0;
 
 export function stepExact(r: PresentationRecordBody): boolean {
   if (r.droppedFrames > 0) return false;
+  const video = videoFrameFaults(r.videos);
+  if (video.skipped > 0 || video.repeated > 0) return false;
   if (r.requestedFrames === null) return true;
   return r.endedBy === 'click' ? r.shownFrames <= r.requestedFrames : r.shownFrames === r.requestedFrames;
 }
@@ -72,6 +110,7 @@ export function timingSummary(envelope: TimingEnvelope | null): TimingSummary {
     dropped_frames: media.reduce((n, r) => n + r.droppedFrames, 0),
     timing_exact: media.every(stepExact),
     onset_epoch_ms: firstShown ? Math.round((envelope.timeOrigin + firstShown.onsetMs) * 1000) / 1000 : null,
+    ...videoColumns(last),
   };
 }
 
@@ -92,6 +131,10 @@ export interface PresentationRow {
   refresh_ms: number;
   scale: number | null;
   exact: boolean;
+  video_frames_drawn: number | null;
+  video_frames_skipped: number | null;
+  video_frames_repeated: number | null;
+  video_timing: string | null;
 }
 
 export const PRESENTATION_COLUMNS = [
@@ -110,6 +153,10 @@ export const PRESENTATION_COLUMNS = [
   'refresh_ms',
   'scale',
   'exact',
+  'video_frames_drawn',
+  'video_frames_skipped',
+  'video_frames_repeated',
+  'video_timing',
 ] as const;
 
 export function presentationRows(envelope: TimingEnvelope | null): PresentationRow[] {
@@ -131,6 +178,7 @@ export function presentationRows(envelope: TimingEnvelope | null): PresentationR
       refresh_ms: r.refreshMs,
       scale: r.scale ?? null,
       exact: stepExact(r),
+      ...videoColumns([r]),
     })),
   );
 }

@@ -10,6 +10,7 @@ import { StudyFile } from '../../contract/study.js';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
 import type { JsonSchema, ProtocolDefinition } from '../../protocols/types.js';
 import { ajvErrorDetails, type ErrorDetail } from '../errors.js';
+import { videoCodecProblem } from './video-codec.js';
 
 /** At most this many problems are kept and told; the others are only counted (a junk file has one per stimulus). */
 export const MAX_STUDY_PROBLEMS = 100;
@@ -93,6 +94,13 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
   }
 
   const used = new Set<string>();
+  // Each file is checked once, however many stimuli use it.
+  const fileProblems = new Map<string, Promise<string | null>>();
+  const mediaProblem = (source: string): Promise<string | null> => {
+    let problem = fileProblems.get(source);
+    if (!problem) fileProblems.set(source, (problem = usableMediaProblem(mediaRootReal!, source)));
+    return problem;
+  };
   if (protocol && Array.isArray(doc.playlists)) {
     const validateStimulus = validatorOf(protocol.stimulus.schema);
     for (const [p, playlist] of doc.playlists.entries()) {
@@ -111,7 +119,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
           problems.push(...checkProblems((stimulus as { check?: StimulusCheck }).check, list, protocol, `${at}.check`));
           for (const [, source] of protocol.stimulus.media(stimulus)) used.add(source);
           for (const [field, source] of protocol.stimulus.media(stimulus)) {
-            const problem = mediaType(source, null) === null ? `${source} is not an image or a video (${MEDIA_EXTENSIONS})` : mediaRootReal ? await mediaFileProblem(mediaRootReal, source) : null;
+            const problem = mediaType(source, null) === null ? `${source} is not an image or a video (${MEDIA_EXTENSIONS})` : mediaRootReal ? await mediaProblem(source) : null;
             if (problem) problems.push({ path: `${at}.${field}`, message: problem });
           }
         }
@@ -173,6 +181,13 @@ const MEDIA_EXTENSIONS = `allowed: ${[...Object.keys(IMAGE_EXT), ...Object.keys(
 async function realDirectory(path: string): Promise<string | null> {
   const real = await realpath(path).catch(() => null);
   return real && (await stat(real)).isDirectory() ? real : null;
+}
+
+/** Why this media file cannot be shown: not a file of the media folder, or a video the player cannot decode. */
+async function usableMediaProblem(mediaRoot: string, source: string): Promise<string | null> {
+  const problem = await mediaFileProblem(mediaRoot, source);
+  if (problem || mediaType(source, null)?.kind !== 'video') return problem;
+  return videoCodecProblem(resolve(mediaRoot, source), source);
 }
 
 /** Why this media path is not usable, or null when it is a regular file inside the media folder. */

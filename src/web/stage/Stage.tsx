@@ -14,6 +14,7 @@ import { Container } from 'pixi.js';
 import type { Application as PixiApplication } from 'pixi.js';
 import { useEffect, useRef, useState } from 'react';
 import type { CSSProperties } from 'react';
+import type { VideoPath } from './mediaCache';
 import { StageEngine } from './stageEngine';
 import type { MediaLookup, StageController } from './types';
 
@@ -28,26 +29,28 @@ export interface StageProps {
   onReady(controller: StageController): void;
   className?: string;
   style?: CSSProperties;
+  /** 'element' keeps videos on the <video> element (the fallback), for comparisons; default 'auto'. */
+  videoPath?: VideoPath;
 }
 
 /** Pointer-move hit testing would run on Pixi's system ticker; the stage only needs DOM clicks on the canvas. */
 const NO_PIXI_EVENTS = { move: false, globalMove: false, click: false, wheel: false };
 
-export default function Stage({ media, background, onReady, className, style }: StageProps) {
+export default function Stage({ media, background, onReady, className, style, videoPath }: StageProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const [app, setApp] = useState<PixiApplication | null>(null);
   const [root, setRoot] = useState<Container | null>(null);
   const engineRef = useRef<StageEngine | null>(null);
   // Latest props for the engine without recreating it (a new lookup function must not restart the clock).
-  const latest = useRef({ media, background, onReady });
+  const latest = useRef({ media, background, onReady, videoPath });
   useEffect(() => {
-    latest.current = { media, background, onReady };
+    latest.current = { media, background, onReady, videoPath };
   });
 
   useEffect(() => {
     const host = hostRef.current;
     if (!app || !root || !host) return;
-    const engine = new StageEngine({ app, root, host, lookup: (name) => latest.current.media(name), background: latest.current.background });
+    const engine = new StageEngine({ app, root, host, lookup: (name) => latest.current.media(name), background: latest.current.background, videoPath: latest.current.videoPath });
     engineRef.current = engine;
     let mounted = true;
     void engine.start().then((controller) => {

@@ -1,12 +1,19 @@
 /**
- * GPU textures of the preloaded media. Images are decoded from their blob (createImageBitmap), videos play from
- * their object URL in a detached <video>; both are uploaded at prepare() so the first frame of a step costs no
- * decode or upload. Never touches the network: it only reads LoadedMedia blobs / object URLs.
+ * GPU textures of the preloaded media. Images are decoded from their blob (createImageBitmap). A video's container
+ * is read (its frame count and timestamps); where WebCodecs decodes its codec it becomes a ClipPlayer drawn by the
+ * stage's clock, else it plays from its object URL in a detached <video> (the element-timed fallback). Both are
+ * uploaded at prepare() so the first frame of a step costs no decode or upload. Never touches the network: it only
+ * reads LoadedMedia blobs / object URLs.
  */
 import { ImageSource, Texture, VideoSource } from 'pixi.js';
 import type { Renderer } from 'pixi.js';
 import { StageMediaError } from './errors';
+import type { ClipTimeline } from './clipCadence';
+import { canDecode, ClipPlayer, demuxClip } from './clipPlayer';
 import type { LoadedMedia, MediaLookup } from './types';
+
+/** 'auto': the stage-clock player where WebCodecs decodes the clip; 'element': always the <video> element. */
+export type VideoPath = 'auto' | 'element';
 
 export interface PreparedMedia {
   name: string;
@@ -14,8 +21,14 @@ export interface PreparedMedia {
   texture: Texture;
   width: number;
   height: number;
-  /** Only for videos. */
+  /** A video on the element path (fallback). */
   video?: HTMLVideoElement;
+  /** A video on the stage-clock path. */
+  clip?: ClipPlayer;
+  /** A video's frame timestamps, from its container; null when it could not be read. */
+  timeline?: ClipTimeline | null;
+  /** Resolves when the media can be played from its start again (a clip re-decoding after a rewind). */
+  whenReady?(): Promise<void>;
   release(): void;
 }
 
@@ -33,6 +46,7 @@ export class MediaCache {
     private readonly lookup: MediaLookup,
     private readonly renderer: Renderer,
     private readonly capacity = DEFAULT_CAPACITY,
+    private readonly videoPath: VideoPath = 'auto',
   ) {}
 
   get(name: string): PreparedMedia | undefined {
@@ -48,7 +62,8 @@ export class MediaCache {
   /** Load and upload every media; rejects with StageMediaError on the first one that cannot be shown. */
   async prepare(names: readonly string[], keep: ReadonlySet<string> = new Set()): Promise<void> {
     const unique = [...new Set(names)];
-    await Promise.all(unique.map((name) => this.load(name)));
+    const entries = await Promise.all(unique.map((name) => this.load(name)));
+    await Promise.all(entries.map((entry) => entry.whenReady?.()));
     unique.forEach((name) => this.get(name));
     this.evict(new Set([...keep, ...unique]));
   }
@@ -87,7 +102,7 @@ export class MediaCache {
   private async create(name: string): Promise<PreparedMedia> {
     const loaded = this.lookup(name);
     if (!loaded) throw new StageMediaError(name, 'unknown', 'missing');
-    const entry = loaded.kind === 'video' ? await createVideo(loaded) : await createImage(loaded);
+    const entry = loaded.kind === 'video' ? await createVideo(loaded, this.videoPath) : await createImage(loaded);
     // Binding a source uploads it now rather than in the first frame that draws it.
     this.renderer.texture.initSource(entry.texture.source);
     return entry;
@@ -124,7 +139,28 @@ async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
   };
 }
 
-async function createVideo(loaded: LoadedMedia): Promise<PreparedMedia> {
+async function createVideo(loaded: LoadedMedia, path: VideoPath): Promise<PreparedMedia> {
+  const demuxed = await demuxClip(loaded.blob);
+  if (path === 'auto' && demuxed?.config && (await canDecode(demuxed.config))) {
+    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config });
+    if (clip) {
+      return {
+        name: loaded.name,
+        kind: 'video',
+        texture: clip.texture,
+        clip,
+        timeline: clip.timeline,
+        width: clip.width,
+        height: clip.height,
+        whenReady: () => clip.whenReady(),
+        release: () => clip.release(),
+      };
+    }
+  }
+  return createVideoElement(loaded, demuxed?.timeline ?? null);
+}
+
+async function createVideoElement(loaded: LoadedMedia, timeline: ClipTimeline | null): Promise<PreparedMedia> {
   const video = document.createElement('video');
   // Muted + inline: allowed to start without a fresh user gesture (quality tests are silent).
   video.muted = true;
@@ -141,6 +177,7 @@ async function createVideo(loaded: LoadedMedia): Promise<PreparedMedia> {
     kind: 'video',
     texture,
     video,
+    timeline,
     width: video.videoWidth,
     height: video.videoHeight,
     release() {

@@ -3,12 +3,17 @@
  * which mounts the Stage lazily like the flow does). Pixels are read back with the documented debug hook
  * window.__glimpseStage.probe. No timing thresholds here: timing figures belong to `npm run bench:timing`.
  */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@playwright/test';
 import { openBenchPage } from '../../../bench/timing/benchPage';
 import type { BenchPage } from '../../../bench/timing/benchPage';
 import { layoutOneAfterAnother, layoutSideBySide } from './layouts';
-import type { PresentationRecord, PresentationStep } from './types';
+import type { PresentationRecord, PresentationStep, VideoFrameRecord } from './types';
+
+const CLIPS = join(dirname(fileURLToPath(import.meta.url)), '../../../tests/fixtures/clips');
 
 const RED = [255, 0, 0, 255];
 const BLUE = [0, 0, 255, 255];
@@ -33,6 +38,23 @@ async function startPlay(steps: PresentationStep[]): Promise<void> {
 
 async function finished(): Promise<PresentationRecord[] | { error: string; name: string }> {
   return page.evaluate(() => window.__bench.playing!);
+}
+
+/** A frame-coded clip of tests/fixtures/clips, added to the page and prepared: one step playing it to its end. */
+async function addClip(name: string): Promise<PresentationStep> {
+  const base64 = (await readFile(join(CLIPS, name))).toString('base64');
+  await page.evaluate(([n, b]) => window.__bench.addBase64(n, 'video', n.endsWith('.webm') ? 'video/webm' : 'video/mp4', b), [name, base64]);
+  const [size] = await page.evaluate((n) => window.__bench.prepare([n]), name);
+  return { label: 'V', items: [{ media: name, rect: { x: 0, y: 0, ...size } }], end: { kind: 'video-end' } };
+}
+
+/** A clip played to its end: first frame at the onset, last frame until the offset, every due frame drawn or skipped. */
+function expectWholeClipRecord(record: PresentationRecord, video: VideoFrameRecord, timing: VideoFrameRecord['timing']): void {
+  expect(video.timing).toBe(timing);
+  expect(video.frames).toBeGreaterThan(3);
+  expect(video).toMatchObject({ firstFrame: 0, firstOnsetMs: record.onsetMs, lastOffsetMs: record.offsetMs });
+  expect(video.drawnFrames + video.skippedFrames!).toBe(video.frames);
+  expect(video.skips?.length ?? 0).toBe(video.skippedFrames);
 }
 
 const centre = (rect: { x: number; y: number; width: number; height: number }) => [rect.x + rect.width / 2, rect.y + rect.height / 2];
@@ -121,7 +143,7 @@ describe('Stage in Chromium', () => {
     expect(records[1].media).toEqual([]);
   });
 
-  it('plays a video pair side by side to its end and logs presented frames', async () => {
+  it('plays a video pair side by side to its end and counts the frames it drew', async () => {
     await page.evaluate(async () => {
       await window.__bench.recordVideo('left.webm', 160, 90, ['#ff0000', '#00ff00'], 400);
       await window.__bench.recordVideo('right.webm', 160, 90, ['#0000ff', '#ffff00'], 400);
@@ -140,13 +162,39 @@ describe('Stage in Chromium', () => {
     expect(records).toHaveLength(1);
     expect(records[0].endedBy).toBe('video-end');
     expect(records[0].videos?.map((v) => v.media)).toEqual(['left.webm', 'right.webm']);
-    for (const video of records[0].videos!) {
-      expect(video.presentedFrames).toBeGreaterThan(3);
-      expect(video.lastMediaTime!).toBeGreaterThan(video.firstMediaTime!);
-      expect(video.firstExpectedDisplayTime!).toBeGreaterThanOrEqual(records[0].onsetMs);
-    }
+    for (const video of records[0].videos!) expectWholeClipRecord(records[0], video, 'stage-clock');
     // After the last step the stage is blank again.
     expect(await probe(centre(a.rect)[0], centre(a.rect)[1])).toEqual(GREY);
+  });
+
+  it('plays a 30 fps clip for exactly its frames on the stage clock: 2 refreshes each at 60 Hz, then blank', async () => {
+    const step = await addClip('frames-30fps.mp4');
+    const records = (await page.evaluate((s) => window.__bench.controller!.play(s), [step])) as PresentationRecord[];
+    const [record] = records;
+    const [video] = record.videos!;
+    expectWholeClipRecord(record, video, 'stage-clock');
+    expect(video.frames).toBe(30);
+    // The step lasts the clip's refreshes: 30 frames × 2, whatever the machine dropped (the record says what).
+    expect(record.shownFrames).toBe(Math.round(1000 / refreshMs));
+    if (record.droppedFrames === 0) expect(video).toMatchObject({ drawnFrames: 30, skippedFrames: 0, repeatedFrames: 0 });
+  });
+
+  it('falls back to the element path where the stage is told to (no WebCodecs), and says "element-timed"', async () => {
+    await page.goto(`${bench.url}?video=element`);
+    ({ refreshMs } = await page.evaluate(() => window.__bench.ready()));
+    const step = await addClip('frames-30fps.mp4');
+    const [record] = (await page.evaluate((s) => window.__bench.controller!.play(s), [step])) as PresentationRecord[];
+    const [video] = record.videos!;
+    expect(video).toMatchObject({ media: 'frames-30fps.mp4', timing: 'element-timed', frames: 30, firstFrame: 0 });
+    // Counted from the mediaTime of each frame the stage drew (not the element's own presentedFrames).
+    expect(video.drawnFrames).toBeGreaterThan(1);
+    expect(video.drawnFrames + video.skippedFrames!).toBeLessThanOrEqual(30);
+    await page.goto(bench.url);
+    ({ refreshMs } = await page.evaluate(() => window.__bench.ready()));
+    await page.evaluate(async () => {
+      await window.__bench.makeSolid('red.png', 160, 90, '#ff0000');
+      await window.__bench.makeSolid('blue.png', 160, 90, '#0000ff');
+    });
   });
 
   it('rejects a video the browser cannot decode with a StageMediaError the flow can show', async () => {

@@ -18,10 +18,10 @@ import { installDebugHook, type Rgba } from './debugHook';
 import type { StageMediaError } from './errors';
 import { FrameClock } from './frameClock';
 import type { FrameInfo, FrameScheduler } from './frameClock';
-import { MediaCache } from './mediaCache';
+import { MediaCache, type VideoPath } from './mediaCache';
 import { StepSequencer } from './stepSequencer';
 import type { RefreshInfo, MediaLookup, PlayOptions, PresentationRecord, PresentationStep, Rect, StageController, StageItem } from './types';
-import { VideoRun } from './videoRun';
+import { ClipRun, ElementRun, type VideoRun } from './videoRun';
 
 export interface StageEngineOptions {
   app: Application;
@@ -36,6 +36,8 @@ export interface StageEngineOptions {
   pointerEvents?: Window;
   /** Benchmarks: the pointer in canvas CSS px, read every frame, instead of pointer events. */
   pointer?: () => { x: number; y: number } | null;
+  /** 'element' keeps every video on the <video> element path (the fallback; benchmarks and tests). Default 'auto'. */
+  videoPath?: VideoPath;
 }
 
 interface ActiveRun {
@@ -93,7 +95,7 @@ export class StageEngine implements StageController {
     this.pointerEvents = options.pointerEvents ?? window;
     this.pointerSource = options.pointer ?? null;
     this.clock = new FrameClock(options.scheduler);
-    this.media = new MediaCache(options.lookup, this.app.renderer);
+    this.media = new MediaCache(options.lookup, this.app.renderer, undefined, options.videoPath);
     this.bubble = new BubbleLayer(this.app.renderer, this.app.stage);
     // Pixi's GC would unload a prepared texture left unused for 60 s, so that its onset frame re-uploads it;
     // MediaCache owns texture lifetimes instead.
@@ -270,16 +272,19 @@ export class StageEngine implements StageController {
     let finished: ActiveRun | null = null;
     this.applyPendingSize();
     const run = this.run;
+    let videoChanged = false;
+    let bubbleVideoChanged = false;
     if (run) {
       if (run.options.signal?.aborted) run.sequencer.abort();
-      run.videos.forEach((video) => video.checkProgress(frame.timestamp));
+      // Refreshes first: a clip whose last frame has had its refreshes ends its step in this very frame.
+      run.videos.forEach((video) => video.tick(frame));
       const change = run.sequencer.frame(frame);
       if (change.kind !== 'none') {
         if (change.ended !== null) this.stopVideos(run, run.sequencer.records[change.ended]);
         if (change.kind === 'show') {
           const step = run.steps[change.index];
           this.show(step.items);
-          this.startVideos(run, step.items);
+          this.startVideos(run, step.items, frame);
           onset = true;
           run.options.onOnset?.(change.index, step.label, frame.timestamp);
         } else {
@@ -287,12 +292,16 @@ export class StageEngine implements StageController {
           finished = run;
         }
       }
+      for (const video of run.videos) {
+        const changed = video.draw(frame);
+        videoChanged ||= changed;
+        if (changed && video.media === this.bubble.media) bubbleVideoChanged = true;
+      }
     }
-    const playing = (run?.videos.length ?? 0) > 0;
-    if (this.bubble.refreshVideo(playing)) this.dirty = true;
+    if (this.bubble.refreshVideo((run?.videos.length ?? 0) > 0, bubbleVideoChanged)) this.dirty = true;
     const damage = this.bubble.follow(this.pointerOnCanvas(), frame);
-    // A playing video draws every frame; a bubble window move draws only the region it changed.
-    const full = this.dirty || onset || this.warmingUp || (playing && this.bubble.media === null);
+    // A video with a new frame draws the frame; a bubble window move draws only the region it changed.
+    const full = this.dirty || onset || this.warmingUp || (videoChanged && this.bubble.media === null);
     if (full || damage) {
       if (full) this.bubble.drawAll();
       else this.bubble.drawRegion(damage!);
@@ -326,24 +335,24 @@ export class StageEngine implements StageController {
     this.dirty = true;
   }
 
-  private startVideos(run: ActiveRun, items: readonly StageItem[]): void {
+  private startVideos(run: ActiveRun, items: readonly StageItem[], frame: FrameInfo): void {
     const names = [...new Set(items.filter((item) => !item.paused).map((item) => item.media))];
+    const refreshMs = this.refreshMs;
+    const onEnded = () => {
+      if (run.videos.every((v) => v.ended)) run.sequencer.markVideosEnded();
+    };
+    const onError = (error: StageMediaError) => {
+      run.error ??= error;
+      run.sequencer.abort();
+    };
     for (const name of names) {
-      const video = this.media.get(name)?.video;
-      if (!video) continue;
-      const onEnded = () => {
-        if (run.videos.every((v) => v.ended)) run.sequencer.markVideosEnded();
-      };
-      run.videos.push(
-        new VideoRun(name, video, onEnded, (error) => {
-          run.error ??= error;
-          run.sequencer.abort();
-        }),
-      );
+      const entry = this.media.get(name);
+      if (entry?.clip) run.videos.push(new ClipRun(name, entry.clip, refreshMs, onEnded, onError));
+      else if (entry?.video) run.videos.push(new ElementRun(name, entry.video, entry.timeline ?? null, refreshMs, onEnded, onError));
     }
     // A 'video-end' step without a playing video has nothing to wait for.
     if (run.videos.length === 0) run.sequencer.markVideosEnded();
-    run.videos.forEach((video) => video.start());
+    run.videos.forEach((video) => video.start(frame));
   }
 
   private stopVideos(run: ActiveRun, record: PresentationRecord): void {

@@ -33,7 +33,7 @@ export interface StageItem {
 /** How a presentation step ends. Durations are converted to whole frames against the measured refresh period. */
 export type StepEnd =
   | { kind: 'duration'; ms: number }
-  /** Until every playing video of the step has ended. */
+  /** Until every playing video of the step has ended: exactly after its last frame's refreshes (stage clock). */
   | { kind: 'video-end' }
   /**
    * Until the participant clicks the stage (or the page reports a click with `click()`), or `maxMs` passes when
@@ -51,15 +51,40 @@ export interface PresentationStep {
   end: StepEnd;
 }
 
-/** Per-video presentation data from requestVideoFrameCallback. */
+/**
+ * What the stage drew of one video during one step, counted by the stage itself (never the element's own counters).
+ * Clip frames are numbered in presentation order from 0; refreshes are counted from the step's onset (0 = the onset
+ * frame, a dropped display frame counts the refreshes it spanned). Frame k is due from refresh ceil(t_k · R).
+ */
 export interface VideoFrameRecord {
   media: string;
-  presentedFrames: number;
-  firstMediaTime: number | null;
-  lastMediaTime: number | null;
-  /** expectedDisplayTime of the first presented frame (performance.now timebase). */
-  firstExpectedDisplayTime: number | null;
-  lastExpectedDisplayTime: number | null;
+  /**
+   * 'stage-clock': decoded with WebCodecs and drawn by the stage's frame clock at the clip's cadence;
+   * 'element-timed': the fallback (no WebCodecs, e.g. a plain-HTTP page, or no decoder for the codec): the
+   * <video> element's clock chose the frames, and the stage counted those it drew by their mediaTime.
+   */
+  timing: 'stage-clock' | 'element-timed';
+  /** Frames in the clip (from its container); null when the container could not be read. */
+  frames: number | null;
+  /** Distinct clip frames the stage drew. */
+  drawnFrames: number;
+  /** Clip frames due while the step was on screen that were never drawn; null when the timeline is unknown. */
+  skippedFrames: number | null;
+  /** Clip frames kept on screen for more refreshes than their cadence gives them; null when unknown. */
+  repeatedFrames: number | null;
+  /** The skipped frames and the refresh each was due at (the first 1000). */
+  skips?: { frame: number; refresh: number }[];
+  /** The repeated frames, the first refresh beyond their cadence, and how many extra refreshes (the first 1000). */
+  repeats?: { frame: number; refresh: number; refreshes: number }[];
+  /** Frames first drawn after the refresh they were due at (a late decode or a dropped display frame). */
+  late?: { frame: number; refresh: number; refreshes: number }[];
+  /** The first clip frame drawn and the rAF timestamp of the frame that drew it (the step's onset). */
+  firstFrame: number | null;
+  firstOnsetMs: number | null;
+  /** The last clip frame drawn, when it was first drawn, and when it went (the step's offset). */
+  lastFrame: number | null;
+  lastOnsetMs: number | null;
+  lastOffsetMs: number | null;
 }
 
 /** "Call on flip" timing of one step: what was asked, what was shown. All times are performance.now() ms. */

@@ -85,11 +85,20 @@ export class BubbleLayer {
     if (media.video) this.watchVideoFrames(media.video);
   }
 
-  /** A video that presented a new frame since the last clock frame is blurred again; true when it was. */
-  refreshVideo(playing: boolean): boolean {
-    if (!this.shown?.media.video || !(this.newVideoFrame || (this.videoFramesUnknown && playing))) return false;
+  /**
+   * A video that has a new frame is blurred again; true when it was. A stage-clock clip says so itself
+   * (`clipChanged`: this clock frame uploaded one); an element video through its frame callbacks.
+   */
+  refreshVideo(playing: boolean, clipChanged: boolean): boolean {
+    const media = this.shown?.media;
+    if (media?.clip) {
+      if (!clipChanged) return false;
+      this.blurs.refresh(this.shown!.blurred);
+      return true;
+    }
+    if (!media?.video || !(this.newVideoFrame || (this.videoFramesUnknown && playing))) return false;
     this.newVideoFrame = false;
-    this.blurs.refresh(this.shown.blurred);
+    this.blurs.refresh(this.shown!.blurred);
     return true;
   }
 

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { TimingEnvelope } from '../../contract/payloads.js';
+import { presentationRows, timingSummary } from './timing.js';
+
+const step = { label: 'V', media: ['a.mp4'], requestedFrames: null, shownFrames: 60, onsetMs: 1000, offsetMs: 2000, droppedFrames: 0, refreshMs: 16.67, endedBy: 'video-end' as const };
+const clip = { media: 'a.mp4', timing: 'stage-clock' as const, frames: 30, drawnFrames: 30, skippedFrames: 0, repeatedFrames: 0, firstFrame: 0, firstOnsetMs: 1000, lastFrame: 29, lastOnsetMs: 1966.7, lastOffsetMs: 2000 };
+const envelope = (videos: object[]): TimingEnvelope => ({ v: 2, plays: [[{ ...step, videos }]], refreshMs: 16.67, timeOrigin: 0 }) as unknown as TimingEnvelope;
+
+describe('export timing columns of a video step', () => {
+  it('an exact clip: drawn frames counted by the stage, exact', () => {
+    expect(timingSummary(envelope([clip]))).toMatchObject({ timing_exact: true, video_frames_drawn: 30, video_frames_skipped: 0, video_frames_repeated: 0, video_timing: 'stage-clock' });
+  });
+
+  it('skipped or repeated clip frames make the answer inexact and are counted', () => {
+    const judder = { ...clip, timing: 'element-timed', drawnFrames: 29, skippedFrames: 1, repeatedFrames: 2 };
+    expect(timingSummary(envelope([judder]))).toMatchObject({ timing_exact: false, video_frames_drawn: 29, video_frames_skipped: 1, video_frames_repeated: 2, video_timing: 'element-timed' });
+    expect(presentationRows(envelope([judder, clip]))[0]).toMatchObject({ exact: false, video_frames_drawn: 59, video_frames_skipped: 1, video_frames_repeated: 2, video_timing: 'mixed' });
+  });
+
+  it("a record from a page before the stage's count: the element's presentedFrames is not read", () => {
+    expect(timingSummary(envelope([{ media: 'a.mp4', presentedFrames: 75, firstMediaTime: 0, lastMediaTime: 2.96, firstExpectedDisplayTime: 1, lastExpectedDisplayTime: 2 }]))).toMatchObject({
+      timing_exact: true,
+      video_frames_drawn: null,
+      video_frames_skipped: null,
+      video_timing: null,
+    });
+  });
+});

@@ -1,0 +1,285 @@
+/**
+ * A clip decoded with WebCodecs for the stage's clock (the only WebCodecs code of the app; see README "Video").
+ * The container is read with mediabunny (its packets and presentation timestamps); a VideoDecoder works a few
+ * frames ahead into a small queue of VideoFrames; the stage asks, clock frame by clock frame, for the frame due at
+ * that refresh, and only that one is uploaded to the texture (once). Frames passed over and replaced ones are
+ * closed at once. Frame 0 is kept (a clone) so a rewound clip shows it again before its next onset.
+ */
+import { BlobSource, EncodedPacketSink, Input, MATROSKA, MP4, OGG, QTFF, WEBM } from 'mediabunny';
+import type { EncodedPacket } from 'mediabunny';
+import { ImageSource, Texture } from 'pixi.js';
+import { clipTimeline, type ClipTimeline } from './clipCadence';
+
+/** Decoded frames kept ahead of the one on screen. */
+const DECODE_AHEAD = 6;
+
+/** What the container says about a clip's video track. */
+export interface DemuxedClip {
+  timeline: ClipTimeline;
+  /** The decoder configuration, or null when the track has no codec WebCodecs knows. */
+  config: VideoDecoderConfig | null;
+  /** Packets in decode order, with their presentation index. */
+  packets: Array<{ packet: EncodedPacket; index: number }>;
+  width: number;
+  height: number;
+}
+
+/** Read a clip's video track; null when the container cannot be read or has no video track. */
+export async function demuxClip(blob: Blob): Promise<DemuxedClip | null> {
+  // The video containers a study may use (contract/media-types): the audio-only readers stay out of the bundle.
+  const input = new Input({ formats: [MP4, QTFF, WEBM, MATROSKA, OGG], source: new BlobSource(blob) });
+  try {
+    const track = await input.getPrimaryVideoTrack();
+    if (!track) return null;
+    const raw: EncodedPacket[] = [];
+    for await (const packet of new EncodedPacketSink(track).packets()) raw.push(packet);
+    if (raw.length === 0) return null;
+    const order = raw.map((p, i) => ({ t: p.timestamp, i })).sort((a, b) => a.t - b.t || a.i - b.i);
+    const indexOf = new Map(order.map((o, rank) => [o.i, rank]));
+    const lastPacket = raw[order.at(-1)!.i];
+    const timeline = clipTimeline(
+      order.map((o) => o.t),
+      lastPacket.duration > 0 ? lastPacket.duration : null,
+    );
+    const config = track.codec ? await track.getDecoderConfig() : null;
+    return {
+      timeline,
+      config,
+      packets: raw.map((packet, i) => ({ packet, index: indexOf.get(i)! })),
+      width: track.displayWidth,
+      height: track.displayHeight,
+    };
+  } catch {
+    return null;
+  } finally {
+    input.dispose();
+  }
+}
+
+/** WebCodecs is there (it needs a secure context: HTTPS or localhost) and decodes this configuration. */
+export async function canDecode(config: VideoDecoderConfig | null): Promise<boolean> {
+  if (!config || typeof VideoDecoder === 'undefined' || !globalThis.isSecureContext) return false;
+  try {
+    return (await VideoDecoder.isConfigSupported({ ...config, optimizeForLatency: true })).supported === true;
+  } catch {
+    return false;
+  }
+}
+
+interface DecodedFrame {
+  index: number;
+  frame: VideoFrame;
+}
+
+export class ClipPlayer {
+  readonly texture: Texture;
+  readonly timeline: ClipTimeline;
+  readonly frameCount: number;
+  /** Presentation index of the clip frame in the texture. */
+  shownIndex = 0;
+  /** A decoder error, once one happened. */
+  error: Error | null = null;
+  private decoder: VideoDecoder | null = null;
+  private readonly decoded: DecodedFrame[] = [];
+  private nextPacket = 0;
+  private pending = 0;
+  private flushed = false;
+  private readonly indexByMicros: Map<number, number>;
+  private readonly source: ImageSource;
+  private primed: Promise<void> = Promise.resolve();
+  /** Resolves `primed`: frame 1 is decoded, or the decoder has nothing more to give. */
+  private onPrimed: (() => void) | null = null;
+  private released = false;
+
+  private constructor(
+    readonly name: string,
+    private readonly clip: DemuxedClip & { config: VideoDecoderConfig },
+    private readonly firstFrame: VideoFrame,
+  ) {
+    this.timeline = clip.timeline;
+    this.frameCount = clip.timeline.timestamps.length;
+    this.indexByMicros = new Map(clip.packets.map(({ packet, index }) => [Math.round(packet.timestamp * 1e6), index]));
+    this.source = new ImageSource({ resource: firstFrame.clone() });
+    this.texture = new Texture({ source: this.source });
+  }
+
+  /** Decode frame 0 and the next few; null when frame 0 cannot be decoded (the element path is tried instead). */
+  static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }): Promise<ClipPlayer | null> {
+    const first = await decodeFirstFrame(clip).catch(() => null);
+    if (!first) return null;
+    const player = new ClipPlayer(name, clip, first);
+    player.primed = player.restart();
+    await player.primed;
+    return player;
+  }
+
+  get width(): number {
+    return this.firstFrame.displayWidth;
+  }
+
+  get height(): number {
+    return this.firstFrame.displayHeight;
+  }
+
+  /** Resolves once frames after frame 0 are being decoded again (after a rewind). */
+  whenReady(): Promise<void> {
+    return this.primed;
+  }
+
+  /** Whether the frame `index` is decoded (or already on screen). */
+  has(index: number): boolean {
+    return index <= this.shownIndex || this.decoded.some((d) => d.index === index);
+  }
+
+  /**
+   * Put the newest decoded frame at or before `index` in the texture (uploaded now, once); frames before it that were
+   * never shown are closed. Returns true when the texture changed.
+   */
+  show(index: number): boolean {
+    let next: DecodedFrame | null = null;
+    while (this.decoded.length > 0 && this.decoded[0].index <= index) {
+      next?.frame.close();
+      next = this.decoded.shift()!;
+    }
+    this.pump();
+    if (!next) return false;
+    if (next.index <= this.shownIndex) {
+      next.frame.close();
+      return false;
+    }
+    this.upload(next.frame, next.index);
+    return true;
+  }
+
+  /** Back to frame 0 (on screen now), and decoding again from the start for the next play. */
+  rewind(): void {
+    if (this.released) return;
+    this.upload(this.firstFrame.clone(), 0);
+    this.primed = this.restart();
+  }
+
+  release(): void {
+    this.released = true;
+    this.stopDecoder();
+    this.markPrimed();
+    (this.source.resource as VideoFrame | null)?.close();
+    this.firstFrame.close();
+    this.texture.destroy(true);
+  }
+
+  private upload(frame: VideoFrame, index: number): void {
+    const previous = this.source.resource as VideoFrame;
+    this.source.resource = frame;
+    this.source.update();
+    previous.close();
+    this.shownIndex = index;
+  }
+
+  /** A new decoder from the first packet; frame 0 (already kept) is closed when it comes out again. */
+  private restart(): Promise<void> {
+    this.stopDecoder();
+    this.error = null;
+    this.nextPacket = 0;
+    this.pending = 0;
+    this.flushed = false;
+    const decoder = new VideoDecoder({
+      output: (frame) => this.receive(decoder, frame),
+      error: (error) => {
+        if (this.decoder !== decoder) return;
+        this.error = error instanceof Error ? error : new Error(String(error));
+        this.markPrimed();
+      },
+    });
+    this.onPrimed?.();
+    const primed = new Promise<void>((resolve) => {
+      this.onPrimed = resolve;
+    });
+    decoder.configure({ ...this.clip.config, optimizeForLatency: true });
+    this.decoder = decoder;
+    this.pump();
+    return primed;
+  }
+
+  private markPrimed(): void {
+    this.onPrimed?.();
+    this.onPrimed = null;
+  }
+
+  private receive(decoder: VideoDecoder, frame: VideoFrame): void {
+    if (decoder !== this.decoder || this.released) {
+      frame.close();
+      return;
+    }
+    this.pending = Math.max(0, this.pending - 1);
+    const index = this.indexByMicros.get(frame.timestamp) ?? this.nearestIndex(frame.timestamp);
+    if (index <= this.shownIndex) frame.close();
+    else {
+      this.decoded.push({ index, frame });
+      this.markPrimed();
+    }
+    this.pump();
+  }
+
+  /** Keep DECODE_AHEAD frames decoded or on their way; flush at the end so the decoder gives its last frames. */
+  private pump(): void {
+    const decoder = this.decoder;
+    if (!decoder || decoder.state !== 'configured') return;
+    const packets = this.clip.packets;
+    while (this.nextPacket < packets.length && this.decoded.length + this.pending < DECODE_AHEAD) {
+      decoder.decode(packets[this.nextPacket++].packet.toEncodedVideoChunk());
+      this.pending++;
+    }
+    if (this.nextPacket >= packets.length && !this.flushed) {
+      this.flushed = true;
+      // A flush cut short by a rewind (the old decoder closed) must not mark the new one primed.
+      const primedBy = () => {
+        if (this.decoder === decoder) this.markPrimed();
+      };
+      decoder.flush().then(primedBy, primedBy);
+    }
+  }
+
+  private nearestIndex(micros: number): number {
+    let best = 0;
+    let distance = Infinity;
+    for (const [t, index] of this.indexByMicros) {
+      if (Math.abs(t - micros) < distance) {
+        distance = Math.abs(t - micros);
+        best = index;
+      }
+    }
+    return best;
+  }
+
+  private stopDecoder(): void {
+    const decoder = this.decoder;
+    this.decoder = null;
+    if (decoder && decoder.state !== 'closed') decoder.close();
+    for (const d of this.decoded.splice(0)) d.frame.close();
+  }
+}
+
+/** Decode packets from the start until the first frame in presentation order comes out. */
+async function decodeFirstFrame(clip: DemuxedClip & { config: VideoDecoderConfig }): Promise<VideoFrame> {
+  const first = clip.packets.findIndex((p) => p.index === 0);
+  let result: VideoFrame | null = null;
+  let failure: unknown = null;
+  const decoder = new VideoDecoder({
+    output: (frame) => {
+      if (!result && frame.timestamp === Math.round(clip.packets[first].packet.timestamp * 1e6)) result = frame;
+      else frame.close();
+    },
+    error: (error) => {
+      failure = error;
+    },
+  });
+  try {
+    decoder.configure({ ...clip.config, optimizeForLatency: true });
+    for (const { packet } of clip.packets.slice(0, Math.max(first + 1, DECODE_AHEAD))) decoder.decode(packet.toEncodedVideoChunk());
+    await decoder.flush();
+  } finally {
+    if (decoder.state !== 'closed') decoder.close();
+  }
+  if (failure || !result) throw failure ?? new Error('no first frame');
+  return result;
+}
