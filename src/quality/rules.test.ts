@@ -163,7 +163,7 @@ describe('session acceptance rules', () => {
     const clip = { media: 'v.mp4', timing: 'stage-clock' as const, frames: 75, drawnFrames: 75, skippedFrames: 0, repeatedFrames: 0, firstFrame: 0, firstOnsetMs: 1000, lastFrame: 74, lastOnsetMs: 3990, lastOffsetMs: 4000 };
     const video = (videos: PresentationRecordBody['videos']) => rated('v', 3, { timing: envelope({}, [step({ media: ['v.mp4'], requestedFrames: null, shownFrames: 180, endedBy: 'video-end', videos })]) });
     expect(status(evidence([video([clip])]), 'maxMistimedShare').status).toBe('passed');
-    expect(status(evidence([video([{ ...clip, drawnFrames: 73, skippedFrames: 2, repeatedFrames: 2 }])]), 'maxMistimedShare')).toMatchObject({ status: 'failed', detail: '1 of 1 timed answer mistimed (100 %, maximum 10 %)' });
+    expect(status(evidence([video([{ ...clip, drawnFrames: 73, skippedFrames: 2, repeatedFrames: 2 }])]), 'maxMistimedShare')).toMatchObject({ status: 'failed', detail: '1 of 1 timed answer mistimed (100 %, maximum 10 %): stimulus 124: stimulus: 2 clip frames skipped, 2 repeated beyond the cadence' });
     // The element's own counter (a page before the stage counted frames) is not evidence either way.
     expect(status(evidence([video([{ media: 'v.mp4', presentedFrames: 40 }])]), 'maxMistimedShare').status).toBe('passed');
   });

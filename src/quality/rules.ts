@@ -1,4 +1,5 @@
 import { mean, pearson, sd } from '../analysis/stats.js';
+import { videoFrameFaults } from '../analysis/timing/timing.js';
 import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
 import type { QualityRules, StimulusCheck } from '../contract/quality.js';
 import { reasonInWords, ruleKind, verdictsOf, type RuleName } from './reasons.js';
@@ -213,14 +214,20 @@ export interface ExposureTolerance {
 }
 
 /**
- * Why a step's exposure was not what the study asked, or null when it was. Only a step that ended by its duration
- * counts: its duration is the stimulus exposure. A hold (a face shown until the answer), a click, a video's end or
- * an abort is not timed exposure (the record says what was shown, and shownToEnd judges an abort). A step of at
- * least `exactExposureBelowFrames` frames may be `exposureToleranceFrames` over or under; a shorter step must be
- * exact. Dropped frames count only when the study sets `maxDroppedFrames` (moving stimuli): a late frame of a still
- * image changes what was seen only when it moves the offset, and the tolerance judges that.
+ * Why a step's exposure was not what the study asked, or null when it was. A step that ended by its duration
+ * counts: its duration is the stimulus exposure. A video the stage counted frame by frame counts by its cadence: a
+ * clip frame skipped or kept beyond its refreshes is mistimed. A hold (a face shown until the answer), a click, a
+ * video's end as such or an abort is not timed exposure (the record says what was shown, and shownToEnd judges an
+ * abort). A step of at least `exactExposureBelowFrames` frames may be `exposureToleranceFrames` over or under; a
+ * shorter step must be exact. Dropped frames count only when the study sets `maxDroppedFrames` (moving stimuli): a
+ * late frame of a still image changes what was seen only when it moves the offset, and the tolerance judges that.
  */
 export function exposureError(step: PresentationRecordBody, tolerance: ExposureTolerance): string | null {
+  if (countsClipFrames(step)) {
+    // A video's exposure is its cadence: each clip frame on its own refreshes, as the stage counted what it drew.
+    const { skipped, repeated } = videoFrameFaults(step.videos);
+    if (skipped + repeated > 0) return `${step.label}: ${plural(skipped, 'clip frame')} skipped, ${repeated} repeated beyond the cadence`;
+  }
   if (step.endedBy !== 'duration' || step.requestedFrames === null) return null;
   const allowed = step.requestedFrames >= tolerance.exactExposureBelowFrames ? tolerance.exposureToleranceFrames : 0;
   const off = step.shownFrames - step.requestedFrames;
@@ -228,6 +235,14 @@ export function exposureError(step: PresentationRecordBody, tolerance: ExposureT
   if (tolerance.maxDroppedFrames !== false && step.droppedFrames > tolerance.maxDroppedFrames) return `${step.label}: ${plural(step.droppedFrames, 'dropped frame')} (at most ${tolerance.maxDroppedFrames})`;
   return null;
 }
+
+/** A step whose videos the stage counted frame by frame (the element's own counter is no evidence either way). */
+function countsClipFrames(step: PresentationRecordBody): boolean {
+  return (step.videos ?? []).some((v) => typeof v.skippedFrames === 'number' || typeof v.repeatedFrames === 'number');
+}
+
+/** A step whose exposure the rule judges: ended by its duration, or a video the stage counted frame by frame. */
+const isTimedStep = (step: PresentationRecordBody) => (step.endedBy === 'duration' && step.requestedFrames !== null) || countsClipFrames(step);
 
 /** The exposure errors of every play of an answer. */
 export function answerExposureErrors(timing: TimingEnvelope, tolerance: ExposureTolerance): string[] {
@@ -237,7 +252,7 @@ export function answerExposureErrors(timing: TimingEnvelope, tolerance: Exposure
 function mistimedRule(evidence: SessionEvidence, r: EffectiveRules): RuleOutcome {
   const maxShare = r.maxMistimedShare;
   if (maxShare === false) return off('maxMistimedShare');
-  const timed = evidence.answers.filter((a) => a.timing && a.timing.plays.flat().some((s) => s.endedBy === 'duration' && s.requestedFrames !== null));
+  const timed = evidence.answers.filter((a) => a.timing && a.timing.plays.flat().some(isTimedStep));
   if (timed.length === 0) return outcome('maxMistimedShare', 'not applicable', 'no step timed by its duration');
   const mistimed = timed.map((a) => ({ a, errors: answerExposureErrors(a.timing!, r) })).filter((m) => m.errors.length > 0);
   const share = mistimed.length / timed.length;
