@@ -217,6 +217,17 @@ export class VirtualDisplay {
     return { value: value.result.value as T, frames };
   }
 
+  /** Runs a function in the page WITHOUT sending frames (for values ready at once: counts, flags); JSON value. */
+  async read<A, T>(fn: PageFunction<A, T>, arg: A): Promise<T> {
+    const answer = await this.pipe.send<{ result: { value?: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+      'Runtime.evaluate',
+      { expression: `(${fn.toString()})(${JSON.stringify(arg) ?? 'undefined'})`, returnByValue: true },
+      this.sessionId,
+    );
+    if (answer.exceptionDetails) throw new Error(`page threw: ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`);
+    return answer.result.value as T;
+  }
+
   /** Navigates and sends frames until the load event. */
   async goto(url: string): Promise<void> {
     let loaded!: () => void;

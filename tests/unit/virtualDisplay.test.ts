@@ -37,14 +37,14 @@ describe('virtual display', () => {
   });
 
   it('draws one rAF per frame sent, at the times sent, and captures what each frame drew', async () => {
-    const before = (await display.evaluate(() => (window as unknown as { stamps: number[] }).stamps.length, null)).value;
+    const before = await display.read(() => (window as unknown as { stamps: number[] }).stamps.length, null);
     const frames = [];
     for (let i = 0; i < 24; i++) {
       // A missed vsync before frame 12, jitter of ±1 ms on frames 18 and 19.
       const options = i === 12 ? { missedVsyncs: 1 } : i === 18 ? { jitterMs: 1 } : i === 19 ? { jitterMs: -1 } : {};
       frames.push(await display.frame({ ...options, capture: true }));
     }
-    const { value: stamps } = await display.evaluate(() => (window as unknown as { stamps: number[] }).stamps, null);
+    const stamps = await display.read(() => (window as unknown as { stamps: number[] }).stamps, null);
     expect(stamps.length).toBe(before + 24);
     const ours = stamps.slice(before);
     for (let i = 1; i < 24; i++) {

@@ -149,8 +149,14 @@ export class FrameClock {
     const elapsed = timestamp - samples[0];
     const enough = intervals >= this.warmup.frames || (elapsed >= this.warmup.maxMs && intervals >= this.warmup.minFrames);
     if (!enough) return;
-    this.refresh = fitRefreshPeriod(samples);
-    this.refreshMs = this.refresh.periodMs;
+    const fit = fitRefreshPeriod(samples);
+    if (!(fit.periodMs > 0) || fit.intervals < 2) {
+      // Frames too irregular to fit (a page still loading, repeated timestamps): measure again.
+      samples.length = 0;
+      return;
+    }
+    this.refresh = fit;
+    this.refreshMs = fit.periodMs;
     for (const t of samples) this.periodFit.add(t, this.refreshMs);
     for (const resolve of this.refreshWaiters.splice(0)) resolve(this.refreshMs);
   }
@@ -161,7 +167,7 @@ export class FrameClock {
       // Sharpen the period with every frame (a step's frame count uses the period at its onset).
       this.periodFit.add(timestamp, this.refreshMs!);
       const refined = this.periodFit.estimate();
-      if (refined && refined.intervals >= MIN_REFINE_INTERVALS && refined.uncertaintyMs <= this.refresh!.uncertaintyMs) {
+      if (refined && refined.periodMs > 0 && refined.intervals >= MIN_REFINE_INTERVALS && refined.uncertaintyMs <= this.refresh!.uncertaintyMs) {
         this.refresh = refined;
         this.refreshMs = refined.periodMs;
       }

@@ -164,6 +164,22 @@ describe('records at any refresh rate (clock + sequencer, coarsened timestamps)'
   });
 });
 
+describe('repeated timestamps', () => {
+  it('repeated rAF timestamps (two callbacks in one frame) are left out: the period is right, never 0', () => {
+    expect(fitRefreshPeriod([10, 10, 10, 10, 26.7, 26.7, 26.7, 26.7, 43.4]).periodMs).toBeCloseTo(16.7, 9);
+    expect(Number.isNaN(fitRefreshPeriod([10, 10, 10]).periodMs)).toBe(true);
+    const fake = new FakeFrames();
+    const clock = new FrameClock(fake);
+    clock.start();
+    // A frozen timestamp first: no period yet, the clock keeps measuring.
+    for (let i = 0; i < 80; i++) fake.frame(1000);
+    expect(clock.refreshMs).toBeNull();
+    const { timestamps } = displayTimestamps({ hz: 60, frames: 70, startMs: 3000 });
+    timestamps.forEach((t) => fake.frame(t));
+    expect(Math.abs(clock.refreshMs! - 1000 / 60)).toBeLessThan(0.01);
+  });
+});
+
 describe('RunningPeriodFit', () => {
   it('agrees with the batch fit, drops excluded, and keeps its precision over 100 000 frames', () => {
     const { timestamps } = displayTimestamps({ hz: 144, frames: 2000, jitterMs: 0.3, missed: { 100: 1, 500: 2, 1500: 1 } });

@@ -24,6 +24,8 @@ const FIT_TOLERANCE = 0.5;
  * decides what "about one period" is.
  */
 export function fitRefreshPeriod(timestamps: readonly number[], approxMs: number = medianInterval(timestamps)): RefreshEstimate {
+  // Two callbacks with one timestamp (a browser running rAF twice in a frame) say nothing about the period.
+  if (!(approxMs > 0) || !Number.isFinite(approxMs)) return { periodMs: Number.NaN, uncertaintyMs: Number.POSITIVE_INFINITY, intervals: 0 };
   const runs: number[][] = [];
   let run: number[] = [];
   timestamps.forEach((t, i) => {
@@ -49,7 +51,7 @@ export function fitRefreshPeriod(timestamps: readonly number[], approxMs: number
     points += r.length;
   }
   const intervals = points - runs.length;
-  if (intervals < 1 || sxx === 0) return { periodMs: approxMs, uncertaintyMs: Number.POSITIVE_INFINITY, intervals: 0 };
+  if (intervals < 1 || sxx === 0) return { periodMs: Number.NaN, uncertaintyMs: Number.POSITIVE_INFINITY, intervals: 0 };
   const periodMs = sxy / sxx;
   let sse = 0;
   for (const r of runs) {
@@ -64,10 +66,15 @@ export function fitRefreshPeriod(timestamps: readonly number[], approxMs: number
   return { periodMs, uncertaintyMs, intervals };
 }
 
-/** Median of the intervals between consecutive timestamps (robust to the odd long warm-up frame). */
+/** Median of the positive intervals between consecutive timestamps (robust to the odd long warm-up frame). */
 export function medianInterval(timestamps: readonly number[]): number {
   if (timestamps.length < 2) throw new RangeError('medianInterval: need at least two timestamps');
-  const intervals = timestamps.slice(1).map((t, i) => t - timestamps[i]).sort((a, b) => a - b);
+  const intervals = timestamps
+    .slice(1)
+    .map((t, i) => t - timestamps[i])
+    .filter((d) => d > 0)
+    .sort((a, b) => a - b);
+  if (intervals.length === 0) return Number.NaN;
   const mid = intervals.length >> 1;
   return intervals.length % 2 ? intervals[mid] : (intervals[mid - 1] + intervals[mid]) / 2;
 }
@@ -202,11 +209,13 @@ export class RefreshWatch {
     if (this.recent.length > this.options.window + 1) this.recent.shift();
     if (this.recent.length <= this.options.window) return null;
     const median = medianInterval(this.recent);
+    if (!(median > 0)) return null;
     if (Math.abs(median - currentMs) <= this.options.minChange * currentMs) return null;
     for (let i = 1; i < this.recent.length; i++) {
       if (Math.abs(this.recent[i] - this.recent[i - 1] - median) > this.options.steadiness * median) return null;
     }
     const estimate = fitRefreshPeriod(this.recent, median);
+    if (!(estimate.periodMs > 0)) return null;
     // The first frame whose interval showed the new rate.
     const sinceMs = this.recent[1];
     this.recent.splice(0, this.recent.length - 1);

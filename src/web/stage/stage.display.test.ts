@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBenchPage } from '../../../bench/timing/benchPage';
-import { codeAt, codeImagePng, decodePng } from '../../../testkit/frameCode';
+import { shownRuns } from '../../../testkit/captureRuns';
+import { codeImagePng } from '../../../testkit/frameCode';
 import { VirtualDisplay } from '../../../testkit/virtualDisplay';
 import type { DisplayFrame } from '../../../testkit/virtualDisplay';
 import type { PresentationRecord, PresentationStep } from './types';
@@ -53,18 +54,12 @@ async function playCaptured(steps: PresentationStep[]) {
   return { records: value, shown: await refreshesShown(frames, steps.length), frames };
 }
 
-/** From the pixels alone: for each successive code run, the refreshes between its first frame and the next change. */
+/** From the pixels alone: the first `count` stimuli shown, each with the refreshes it stayed up. */
 async function refreshesShown(frames: DisplayFrame[], count: number): Promise<Array<{ code: number | null; refreshes: number }>> {
-  const codes = await Promise.all(frames.map(async (f) => codeAt(await decodePng(f.png!), RECT.x + RECT.width / 2, RECT.y + RECT.height / 2)));
-  const runs: Array<{ code: number | null; start: number }> = [];
-  codes.forEach((code, i) => {
-    if (runs.length === 0 || runs[runs.length - 1].code !== code) runs.push({ code, start: i });
-  });
-  const shown = runs.filter((r) => r.code !== null);
-  return shown.slice(0, count).map((run) => {
-    const next = runs[runs.indexOf(run) + 1];
-    if (!next) throw new Error('the capture ended before the step did');
-    return { code: run.code, refreshes: frames[next.start].vsync - frames[run.start].vsync };
+  const runs = (await shownRuns(frames, RECT.x + RECT.width / 2, RECT.y + RECT.height / 2)).filter((r) => r.code !== null).slice(0, count);
+  return runs.map((run) => {
+    if (run.refreshes === null) throw new Error('the capture ended before the step did');
+    return { code: run.code, refreshes: run.refreshes };
   });
 }
 

@@ -6,7 +6,7 @@
  * the frame that draws what comes next (the next step, or the blank screen after the last step).
  *
  * Durations are counted in display refreshes, not in frames drawn: each frame interval counts
- * round(interval / period) refreshes (at least 1), so a dropped frame counts the refreshes it spanned. A step of n
+ * round(interval / period) refreshes, so a dropped frame counts the refreshes it spanned. A step of n
  * frames ends on the first frame at which n refreshes have gone by since its onset: without drops that is exactly
  * the n-th frame; when a frame is dropped the screen kept the step longer, so the step does not overstay.
  * `shownFrames` is that same count at the offset. The period is the clock's fit (refreshEstimate.ts), so the count
@@ -102,10 +102,12 @@ export class StepSequencer {
         if ((record.drops ??= []).length < MAX_LISTED_DROPS) record.drops.push({ atMs: frame.timestamp, intervalMs: frame.intervalMs });
       }
       const periodMs = frame.refreshMs ?? this.refreshMs;
-      this.refreshes += frame.intervalMs === null ? 1 : Math.max(1, Math.round(frame.intervalMs / periodMs));
+      // A callback with the previous frame's timestamp (a browser running rAF twice in one refresh) is no refresh.
+      this.refreshes += frame.intervalMs === null ? 1 : Math.round(frame.intervalMs / periodMs);
       // The clock's period sharpens with every frame: a long step's frame count follows it to its end.
       this.requested = requestedFrames(this.steps[this.current].end, periodMs);
       record.requestedFrames = this.requested;
+      record.refreshMs = periodMs;
       const reason = this.endReason();
       if (reason === null) {
         record.renderedFrames = (record.renderedFrames ?? 0) + 1;
