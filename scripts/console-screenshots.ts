@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-shots-'));
   const server = await startServer({
     port: 0,
-    databaseUrl: join(dir, 'shots.db'),
+    databaseUrl: join(dir, 'shots.sqlite'),
     mediaDir: join(dir, 'media'),
     studies: ['tests/server/fixtures/pair-study.json', 'tests/e2e/studies/e2e-acr.json'],
   });

@@ -43,7 +43,7 @@ async function firstScreen(browser: Browser, repoRoot: string, webDir: string, p
   const dir = await mkdtemp(path.join(tmpdir(), 'glimpse-transfer-'));
   const server = await startServer({
     port: 0,
-    databaseUrl: path.join(dir, 'glimpse.db'),
+    databaseUrl: path.join(dir, 'glimpse.sqlite'),
     mediaDir: path.join(dir, 'media'),
     webDir,
     studies: [path.join(repoRoot, STUDY)],
