@@ -34,33 +34,29 @@ async function freePort(): Promise<number> {
 
 /** The proxy part of the README's nginx configuration, for upstream nodes `host:port`. */
 export function proxyConfig(upstreams: string[], listen: string): string {
+  // What both locations pass on: the client's address and scheme for TRUST_PROXY, keep-alive to the nodes.
+  const forward = `proxy_pass http://glimpse;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;`;
   return `
   upstream glimpse { ${upstreams.map((u) => `server ${u};`).join(' ')} keepalive 16; }
   server {
     listen ${listen};
     client_max_body_size 2100m;
     location / {
-      proxy_pass http://glimpse;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
+      ${forward}
       proxy_request_buffering off;
       proxy_read_timeout 3600s;
     }
     location ~ ^/console/api/jobs/[^/]+/events$ {
-      proxy_pass http://glimpse;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
+      ${forward}
       proxy_buffering off;
       proxy_read_timeout 1h;
     }
-  }`;
-}
+  }`;}
 
 /** Starts nginx (foreground, its own prefix folder) proxying 127.0.0.1:port → the given upstreams. */
 export async function startNginx(upstreams: string[]): Promise<Nginx> {
