@@ -48,8 +48,9 @@ describe('virtual display', () => {
     expect(stamps.length).toBe(before + 24);
     const ours = stamps.slice(before);
     for (let i = 1; i < 24; i++) {
-      // rAF timestamps are coarsened to 0.1 ms; their differences follow the frame times sent.
-      expect(Math.abs(ours[i] - ours[i - 1] - (frames[i].timeMs - frames[i - 1].timeMs))).toBeLessThanOrEqual(0.11);
+      // rAF timestamps are coarsened to 0.1 ms with jitter (each may land on either neighbouring 0.1 ms step, seen
+      // 0.144 ms off in a CI run): a difference of two follows the frame times sent within two steps.
+      expect(Math.abs(ours[i] - ours[i - 1] - (frames[i].timeMs - frames[i - 1].timeMs))).toBeLessThanOrEqual(0.2);
     }
     expect(frames[12].vsync - frames[11].vsync).toBe(2);
     expect(frames[12].timeMs - frames[11].timeMs).toBeCloseTo(2000 / 144, 6);
