@@ -23,13 +23,27 @@ export const VIDEO_EXT: Readonly<Record<string, string>> = {
   mkv: 'video/x-matroska',
 };
 
+/**
+ * 3D objects (README "3D objects"): glTF 2.0 meshes (`.gltf` may name side files: buffers and textures, which the
+ * importer copies with it) and PLY point clouds (binary or ASCII, per-point colour).
+ */
+export const MODEL_EXT: Readonly<Record<string, string>> = {
+  glb: 'model/gltf-binary',
+  gltf: 'model/gltf+json',
+  ply: 'model/ply',
+};
+
+export type MediaKind = 'image' | 'video' | 'model';
+
 /** The media kind and mime: from the Content-Type when it says image/ or video/, else from the extension. */
-export function mediaType(name: string, contentType: string | null): { kind: 'image' | 'video'; mime: string } | null {
+export function mediaType(name: string, contentType: string | null): { kind: MediaKind; mime: string } | null {
   const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (mime.startsWith('image/')) return { kind: 'image', mime };
   if (mime.startsWith('video/')) return { kind: 'video', mime };
+  if (Object.values(MODEL_EXT).includes(mime)) return { kind: 'model', mime };
   const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
   if (IMAGE_EXT[ext]) return { kind: 'image', mime: IMAGE_EXT[ext] };
   if (VIDEO_EXT[ext]) return { kind: 'video', mime: VIDEO_EXT[ext] };
+  if (MODEL_EXT[ext]) return { kind: 'model', mime: MODEL_EXT[ext] };
   return null;
 }

@@ -135,6 +135,39 @@ export const TimingEnvelope = Type.Object(
 export type TimingEnvelope = Static<typeof TimingEnvelope>;
 
 /**
+ * One camera pose of a 3D object, sampled on every frame that drew it (README "3D objects"): turntable poses are
+ * a function of the frame index, inspect poses follow the participant. Angles in degrees; `dist` is the camera
+ * distance as a multiple of the distance fitted to the object's bounds (1 = fitted, < 1 = zoomed in).
+ */
+export const CameraSample = Type.Object(
+  {
+    /** Index of the play (0 = first play; replays count up), as in the timing envelope's `plays`. */
+    play: Type.Integer({ minimum: 0, maximum: 1000 }),
+    /** Frame index within the step that drew it (0 = onset frame). */
+    frame: Frames,
+    /** performance.now() stamp of the frame that showed this pose (the frame clock's "call on flip" time). */
+    t: Ms,
+    az: Type.Number(),
+    el: Type.Number(),
+    dist: Type.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type CameraSample = Static<typeof CameraSample>;
+/** 10 minutes at 165 Hz. */
+export const MAX_CAMERA_SAMPLES = 100_000;
+/** The viewpoints of a 3D stimulus's plays, posted with its answer. */
+export const ViewsRecord = Type.Object(
+  {
+    v: Type.Literal(1),
+    mode: Type.Union([Type.Literal('turntable'), Type.Literal('inspect')]),
+    samples: Type.Array(CameraSample, { maxItems: MAX_CAMERA_SAMPLES }),
+  },
+  { additionalProperties: false },
+);
+export type ViewsRecord = Static<typeof ViewsRecord>;
+
+/**
  * logs: the SPEC §3 window-size text (`inner:WxH;outer:WxH;screen:WxH;fullscreen:0|1`, then `key:value` extras);
  * timing: the frame-timing envelope (optional: scripts and older pages may post without it).
  */
@@ -147,6 +180,8 @@ export const RatingBody = Type.Object(
     nbReplay: Type.Integer({ minimum: 0, maximum: 100000 }),
     logs: Type.Union([Type.String({ maxLength: 262144 }), Type.Null()]),
     timing: Type.Optional(TimingEnvelope),
+    /** Camera poses of a 3D stimulus (absent for images and videos). */
+    views: Type.Optional(ViewsRecord),
   },
   { additionalProperties: false },
 );

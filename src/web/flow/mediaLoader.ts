@@ -62,7 +62,7 @@ async function downloadOne(name: string, file: FileProgress, options: LoadOption
     if (Number.isFinite(length) && length > 0) file.expectedBytes = length;
     const raw = await readBody(response, file, changed);
     const type = mediaType(name, response.headers.get('content-type'));
-    if (!type) throw new Error('not an image or a video');
+    if (!type || type.kind === 'model') throw new Error('not an image or a video');
     const blob = raw.type === type.mime ? raw : new Blob([raw], { type: type.mime });
     return { name, kind: type.kind, mime: type.mime, blob, url: URL.createObjectURL(blob) };
   } catch (error) {

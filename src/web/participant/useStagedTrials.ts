@@ -46,7 +46,7 @@ interface RunnerInput {
 function failedKind(error: unknown): 'video' | 'image' {
   if (!isStageMediaError(error)) return 'image';
   if (error.mediaKind !== 'unknown') return error.mediaKind;
-  return mediaType(error.media, null)?.kind ?? 'image';
+  return mediaType(error.media, null)?.kind === 'video' ? 'video' : 'image';
 }
 
 const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
