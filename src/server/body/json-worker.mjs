@@ -30,10 +30,29 @@ function badText(value, path) {
   return null;
 }
 
-parentPort.on('message', ({ id, kind, bytes }) => {
+const encoder = new TextEncoder();
+
+/** Bodies being received: their chunks, sent one by one as they arrive (json-pool.ts BodyStream). */
+const receiving = new Map();
+
+parentPort.on('message', (message) => {
+  const { id } = message;
+  if (message.chunk) {
+    const body = receiving.get(id) ?? { kind: message.kind, chunks: [] };
+    body.chunks.push(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
+    receiving.set(id, body);
+    return;
+  }
+  const body = receiving.get(id);
+  receiving.delete(id);
+  if (message.abort) return;
+  answer(id, message.kind, body ? Buffer.concat(body.chunks) : Buffer.alloc(0));
+});
+
+function answer(id, kind, bytes) {
   let value;
   try {
-    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     return parentPort.postMessage({ id, outcome: 'json', message: error.message });
   }
@@ -41,8 +60,9 @@ parentPort.on('message', ({ id, kind, bytes }) => {
   if (text) return parentPort.postMessage({ id, outcome: 'text', path: text });
   const validate = validators[kind];
   if (!validate(value)) return parentPort.postMessage({ id, outcome: 'invalid', errors: validate.errors.map(({ data, parentSchema, ...e }) => ({ ...e, schema: e.schema })) });
-  // The small fields come back as values; the large part as JSON text (one string is cheap to hand over, where
-  // thousands of objects would be rebuilt on the event loop): the server stores that text as it is.
+  // The small fields come back as values; the large part as JSON text encoded in UTF-8, its buffer transferred:
+  // the event loop neither rebuilds thousands of objects nor copies a string of megabytes, and stores those bytes
+  // as they are, a page at a time (storage/session-log-pages.ts).
   const keep = workerData.keep[kind];
   const fields = {};
   const large = {};
@@ -50,5 +70,6 @@ parentPort.on('message', ({ id, kind, bytes }) => {
   // Session logs: what the statistics and the screening read of them, so that no one parses the body again.
   if (kind === 'logs') fields.logSummary = summariseLogStates(value.logStates);
   const only = workerData.largeField[kind];
-  parentPort.postMessage({ id, outcome: 'ok', fields, largeJson: JSON.stringify(only ? large[only] : large) });
-});
+  const largeJson = encoder.encode(JSON.stringify(only ? large[only] : large));
+  parentPort.postMessage({ id, outcome: 'ok', fields, largeJson }, [largeJson.buffer]);
+}

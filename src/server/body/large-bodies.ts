@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_TOKEN_HEADER } from '../../contract/payloads.js';
 import { forbidden, HttpError } from '../errors.js';
@@ -12,12 +13,14 @@ export const UNAUTHENTICATED_BODY_LIMIT = 1024 * 1024;
 /**
  * The routes of a scope take large JSON bodies (mouse logs, session logs): the session token header, when sent, is
  * checked before a byte of the body is read (a stranger's 16 MB is refused at once), a body over 1 MiB without it
- * is refused, and the body is parsed and validated in a worker thread (json-pool.ts). The page sends the header;
- * navigator.sendBeacon cannot, and its bodies are small.
+ * is refused, and the body goes chunk by chunk to a worker thread that parses and validates it (json-pool.ts). The
+ * page sends the header; navigator.sendBeacon cannot, and its bodies are small.
  */
 export function largeJsonBodies(scope: FastifyInstance, kind: LargeBodyKind, bodyLimit: number): void {
   scope.removeContentTypeParser(['application/json', 'text/plain']);
-  scope.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit }, (_request: FastifyRequest, body: Buffer) => scope.jsonPool.parse(kind, body));
+  scope.addContentTypeParser(['application/json', 'text/plain'], { bodyLimit }, (request: FastifyRequest, payload: Readable) =>
+    scope.jsonPool.receive(kind, payload, bodyLimit, Number(request.headers['content-length'])),
+  );
   scope.addHook('onRequest', async (request) => {
     const token = request.headers[SESSION_TOKEN_HEADER];
     if (typeof token !== 'string') {

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { LogStateSummary } from '../body/log-summary.mjs';
 import { largeJsonBodies, requireSameToken, type ParsedLargeBody } from '../body/large-bodies.js';
 import { forbidden } from '../errors.js';
-import { storeSessionLogs } from '../storage/participant-records.js';
+import { storeSessionLogs } from '../storage/session-logs.js';
 import { findSessionByToken } from '../storage/sessions.js';
 import { screenSession } from '../quality/screening.js';
 
 /**
  * POST /api/sessionlogs/: the interaction logs of a session, stored as one JSON document per post. Up to 8 MiB,
- * parsed off the event loop (body/large-bodies.ts).
+ * parsed off the event loop (body/large-bodies.ts), stored a page at a time (storage/session-logs.ts).
  */
 export async function sessionLogRoutes(app: FastifyInstance): Promise<void> {
   largeJsonBodies(app, 'logs', 8 * 1024 * 1024);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { pagedLogBody } from './session-logs.js';
 import type { Db, Storage } from './types.js';
 
 /**
@@ -103,12 +104,15 @@ export function screeningRows(storage: Storage, jobId: string, afterId: number, 
     .execute();
 }
 
-export function sessionLogRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
-  return sessionQuery(storage.db, jobId, scope)
+/** Session logs with their whole bodies (a paged log's pages joined: storage/session-logs.ts). */
+export async function sessionLogRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
+  const rows = await sessionQuery(storage.db, jobId, scope)
     .innerJoin('session_logs as l', (join) => join.on(answerSession(storage, 'l'), '=', sql.ref('s.id')))
-    .select(['l.id', 'l.body', 'l.created_at'])
+    .select(['l.id', 'l.body', 'l.log_key', 'l.created_at'])
     .where('l.id', '>', afterId)
     .orderBy('l.id')
     .limit(EXPORT_PAGE_ROWS)
     .execute();
+  for (const row of rows) if (row.log_key !== null) row.body = await pagedLogBody(storage, row.log_key);
+  return rows.map(({ log_key: _key, ...row }) => row);
 }

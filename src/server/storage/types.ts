@@ -118,10 +118,25 @@ export interface ScreeningsTable {
 export interface SessionLogsTable {
   id: Generated<number>;
   session_id: number;
-  /** The whole session-logs payload (without the token) as JSON text. */
+  /** The whole session-logs payload (without the token) as JSON text; empty when it is stored in pages. */
   body: string;
+  /** The key of its pages in session_log_pages (a log over one page), else null. */
+  log_key: string | null;
+  /** Its size in UTF-8 bytes (null for logs stored before migration 015: octet_length(body)). */
+  bytes: number | null;
   /** The post's states reduced to what the visual-test verdict reads (body/log-summary.mjs). */
   state_classes: string | null;
+  created_at: string;
+}
+
+/** A large session log, a page at a time (storage/session-logs.ts); visible only through its session_logs row. */
+export interface SessionLogPagesTable {
+  id: Generated<number>;
+  session_id: number;
+  log_key: string;
+  page_no: number;
+  /** At most LOG_PAGE_BYTES of the log's JSON text, cut between characters. */
+  text: string;
   created_at: string;
 }
 
@@ -255,6 +270,7 @@ export interface Database {
   ratings: RatingsTable;
   screenings: ScreeningsTable;
   session_logs: SessionLogsTable;
+  session_log_pages: SessionLogPagesTable;
   consents: ConsentsTable;
   withdrawals: WithdrawalsTable;
   job_media: JobMediaTable;
