@@ -20,20 +20,47 @@ export const LOG_PAGE_BYTES = 256 * 1024;
  * session stores at most 100 posts and 32 MiB of logs, and after its completion only for an hour (the end screen's
  * and the closing page's logs come then); past them, 429 LOGS_QUOTA and nothing stored.
  *
- * A log over LOG_PAGE_BYTES is written in pages first (session_log_pages, under a key of its own), one page at a
- * time in the process, then made visible by the one transaction that checks the quota and inserts its session_logs
- * row naming that key. Readers reach pages only through that row, so they see whole logs or none; pages that no
- * row names (a refused post, a process killed mid-way) are deleted (here, or by sweepOrphanLogPages at start).
+ * A log over LOG_PAGE_BYTES is stored in pages (session_log_pages, under a key of its own), one log at a time in
+ * the process and one page per statement, the event loop free between two pages; its session_logs row names the
+ * key. Readers reach pages only through that row, so they see whole logs or none, and the log is acknowledged only
+ * once that row is committed:
+ * - PostgreSQL: the pages and the row in one transaction (a killed process's transaction is rolled back);
+ * - SQLite: each page its own commit (one transaction would hold the only connection, and every other write, for
+ *   the whole log), then the row; pages no row names (a refused post, a killed process) are deleted at once or at
+ *   the next start (sweepOrphanLogPages).
  */
 export async function storeSessionLogs(storage: Storage, session: SessionRow, logsJson: Buffer, summary: LogStateSummary): Promise<number> {
   refuseAfterCompletion(session);
-  if (logsJson.length <= LOG_PAGE_BYTES) return commitLog(storage, session, summary, logsJson.length, { body: logsJson.toString('utf8'), logKey: null, pages: 0 });
-  // The quota is checked before the pages too, so a session past it costs no page writes (and again at commit).
-  await checkQuota(storage.db, storage, session, logsJson.length);
+  const bytes = logsJson.length;
+  if (bytes <= LOG_PAGE_BYTES) return storage.write((trx) => commitLog(trx, storage, session, summary, bytes, { body: logsJson.toString('utf8'), logKey: null, pages: 0 }));
+  // Refused before its turn and its pages when the session is past its quota already (checked again at commit).
+  await checkQuota(storage.db, storage, session, bytes);
+  const turn = logQueue.then(() => storePaged(storage, session, summary, logsJson));
+  logQueue = turn.catch(() => undefined);
+  return turn;
+}
+
+/**
+ * Paged logs of the whole process, one after the other: 20 logs' pages written at once would fill one SQLite
+ * group commit with 5 MB again, or hold 20 PostgreSQL connections that answers need.
+ */
+let logQueue: Promise<unknown> = Promise.resolve();
+
+async function storePaged(storage: Storage, session: SessionRow, summary: LogStateSummary, json: Buffer): Promise<number> {
   const logKey = randomUUID();
+  if (storage.dialect === 'postgres') {
+    return storage.write(async (trx) => {
+      // The session's row is locked first, as at commit: two logs of one session never wait for each other's lock.
+      await checkQuota(trx, storage, session, json.length);
+      const pages = await writePages(json, (page) => trx.insertInto('session_log_pages').values({ session_id: session.id, log_key: logKey, ...page }).execute());
+      return commitLog(trx, storage, session, summary, json.length, { body: '', logKey, pages });
+    });
+  }
   try {
-    const pages = await writePages(storage, session.id, logKey, logsJson);
-    return await commitLog(storage, session, summary, logsJson.length, { body: '', logKey, pages });
+    const pages = await writePages(json, (page) =>
+      storage.write((trx) => trx.insertInto('session_log_pages').values({ session_id: session.id, log_key: logKey, ...page }).execute(), { singleStatement: true }),
+    );
+    return await storage.write((trx) => commitLog(trx, storage, session, summary, json.length, { body: '', logKey, pages }));
   } catch (error) {
     await storage.write((trx) => trx.deleteFrom('session_log_pages').where('log_key', '=', logKey).execute(), { singleStatement: true }).catch(() => undefined);
     throw error;
@@ -48,10 +75,11 @@ function refuseAfterCompletion(session: SessionRow): void {
 
 /**
  * Counted in the transaction that writes, after locking the session's row (PostgreSQL; SQLite's writes are
- * serialised): posts sent at once cannot all read the same count and overrun the quota.
+ * serialised): posts sent at once cannot all read the same count and overrun the quota. FOR NO KEY UPDATE: the
+ * answers of the session (whose foreign key takes a key-share lock on that row) never wait for a log.
  */
 async function checkQuota(trx: Db, storage: Storage, session: SessionRow, bytes: number): Promise<void> {
-  if (storage.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', session.id).forUpdate().execute();
+  if (storage.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', session.id).forNoKeyUpdate().execute();
   const used = await trx
     .selectFrom('session_logs')
     // The stored size: `bytes` (paged logs have an empty body), else octet_length (SQLite's length() of text counts
@@ -64,43 +92,31 @@ async function checkQuota(trx: Db, storage: Storage, session: SessionRow, bytes:
   }
 }
 
-/** The one transaction that stores a log (its body, or the key of its pages written before) and acknowledges it. */
-async function commitLog(storage: Storage, session: SessionRow, summary: LogStateSummary, bytes: number, stored: { body: string; logKey: string | null; pages: number }): Promise<number> {
-  const { id } = await storage.write(async (trx) => {
-    await checkQuota(trx, storage, session, bytes);
-    if (stored.logKey !== null) {
-      // Every page must still be there (a sweep by a process started meanwhile, on the same SQLite file, takes the
-      // pages of a log not committed yet): else nothing is acknowledged, and the page posts it again.
-      const found = await trx.selectFrom('session_log_pages').select((eb) => eb.fn.countAll().as('n')).where('log_key', '=', stored.logKey).executeTakeFirstOrThrow();
-      if (Number(found.n) !== stored.pages) throw new HttpError(503, 'LOG_PAGES_LOST', 'the pages of this log were removed before it was stored: send it again');
-    }
-    const row = await trx
-      .insertInto('session_logs')
-      .values({ session_id: session.id, body: stored.body, log_key: stored.logKey, bytes, state_classes: summary.classes, created_at: nowIso() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    // The phase the session reached, for the live statistics (a post without states leaves it as it was).
-    if (summary.last) await trx.updateTable('sessions').set({ log_phase: JSON.stringify(summary.last) }).where('id', '=', session.id).execute();
-    return row;
-  });
+/** What stores a log and acknowledges it, in the caller's transaction: its body, or its row naming its pages. */
+async function commitLog(trx: Db, storage: Storage, session: SessionRow, summary: LogStateSummary, bytes: number, stored: { body: string; logKey: string | null; pages: number }): Promise<number> {
+  await checkQuota(trx, storage, session, bytes);
+  if (stored.logKey !== null) {
+    // Every page must be there (on SQLite, a process started meanwhile on the same file sweeps the pages of a log
+    // not committed yet): else nothing is acknowledged, and the page posts the log again.
+    const found = await trx.selectFrom('session_log_pages').select((eb) => eb.fn.countAll().as('n')).where('log_key', '=', stored.logKey).executeTakeFirstOrThrow();
+    if (Number(found.n) !== stored.pages) throw new HttpError(503, 'LOG_PAGES_LOST', 'the pages of this log were removed before it was stored: send it again');
+  }
+  const { id } = await trx
+    .insertInto('session_logs')
+    .values({ session_id: session.id, body: stored.body, log_key: stored.logKey, bytes, state_classes: summary.classes, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // The phase the session reached, for the live statistics (a post without states leaves it as it was).
+  if (summary.last) await trx.updateTable('sessions').set({ log_phase: JSON.stringify(summary.last) }).where('id', '=', session.id).execute();
   return id;
 }
 
-/** Page writes of the whole process, one after the other: 20 logs' pages in one group commit would be 5 MB again. */
-let pageQueue: Promise<unknown> = Promise.resolve();
-
-/** Writes the log's pages; returns how many. */
-async function writePages(storage: Storage, sessionId: number, logKey: string, json: Buffer): Promise<number> {
+/** Cuts the log into pages and writes each with `write`, the event loop free between two; returns how many. */
+async function writePages(json: Buffer, write: (page: { page_no: number; text: string; created_at: string }) => Promise<unknown>): Promise<number> {
   let pageNo = 0;
   for (let start = 0; start < json.length; pageNo++) {
     const end = pageEnd(json, start);
-    const text = json.toString('utf8', start, end);
-    const createdAt = nowIso();
-    const write = pageQueue.then(() =>
-      storage.write((trx) => trx.insertInto('session_log_pages').values({ session_id: sessionId, log_key: logKey, page_no: pageNo, text, created_at: createdAt }).execute(), { singleStatement: true }),
-    );
-    pageQueue = write.catch(() => undefined);
-    await write;
+    await write({ page_no: pageNo, text: json.toString('utf8', start, end), created_at: nowIso() });
     // Whatever else is waiting (requests, other writes) runs before the next page.
     await nextTurn();
     start = end;
@@ -122,21 +138,16 @@ export async function pagedLogBody(storage: Storage, logKey: string): Promise<st
   return pages.map((p) => p.text).join('');
 }
 
-/** Pages no log names are left this long to the node that writes them (PostgreSQL: several nodes). */
-export const ORPHAN_PAGE_AGE_MS = 10 * 60 * 1000;
-
 /**
- * Deletes the pages that no session log names and that were written before `olderThanMs` ago: those of posts a
- * killed process never committed. At start, SQLite (one server per file) takes them all; PostgreSQL leaves those
- * of the last minutes, which another node may still be writing, and sweeps again every ORPHAN_PAGE_AGE_MS.
+ * Deletes the pages that no session log names: on SQLite, those of posts a killed process never committed (run at
+ * start: one server writes to an SQLite file). On PostgreSQL there are none: uncommitted pages are rolled back, and
+ * this statement does not see those of other nodes' transactions in progress.
  */
-export async function sweepOrphanLogPages(storage: Storage, olderThanMs: number): Promise<number> {
-  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
+export async function sweepOrphanLogPages(storage: Storage): Promise<number> {
   const result = await storage.write(
     (trx) =>
       trx
         .deleteFrom('session_log_pages')
-        .where('created_at', '<=', cutoff)
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('session_logs as l').select(sql.lit(1).as('one')).whereRef('l.log_key', '=', 'session_log_pages.log_key'))))
         .executeTakeFirst(),
     { singleStatement: true },
