@@ -79,7 +79,7 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
       requireSameToken(request, b.session_token);
       const protocol = await protocolOfSession(b.session_id);
       if (!protocol.answers.screenings) throw badAnswer(`a ${protocol.name} session records no mouse logs`);
-      const screening = { screeningNo: b.screening_no, mouseLogs: request.body.largeJson.toString('utf8'), timing: jsonOrNull(b.timing) };
+      const screening = { screeningNo: b.screening_no, mouseLogs: request.body.largeJson, timing: jsonOrNull(b.timing) };
       return send(reply, await storeScreening(storage, target(b as BubbleScreeningBody, request.headers[IDEMPOTENCY_HEADER], b.screening_no), screening));
     });
   });

@@ -39,8 +39,11 @@ export interface RatingInput {
 }
 export interface ScreeningInput {
   screeningNo: number;
-  /** The mouse_logs object as JSON text. */
-  mouseLogs: string;
+  /**
+   * The mouse_logs object as JSON text in UTF-8, as the JSON worker hands it over: the database casts the bytes to
+   * text (decoding megabytes into a string for the driver to encode again would cost the event loop twice).
+   */
+  mouseLogs: Buffer;
   timing: string | null;
 }
 
@@ -76,7 +79,8 @@ async function checkScreeningQuota(trx: Db, dialect: DialectName, sessionId: num
   if (dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).forUpdate().execute();
   const used = await trx
     .selectFrom('screenings')
-    .select((eb) => eb.fn.sum(eb.fn('length', ['mouse_logs'])).as('bytes'))
+    // octet_length: the stored size in bytes (SQLite's length() of text counts characters, reading every log).
+    .select((eb) => eb.fn.sum(eb.fn('octet_length', ['mouse_logs'])).as('bytes'))
     .where('session_id', '=', sessionId)
     .executeTakeFirstOrThrow();
   const stimuli = await trx
@@ -99,7 +103,7 @@ export const storeRating = (storage: Storage, target: AnswerTarget, rating: Rati
   }));
 
 export const storeScreening = (storage: Storage, target: AnswerTarget, screening: ScreeningInput) =>
-  storeAnswer(storage, 'screenings', target, screeningColumns(screening), (trx) => checkScreeningQuota(trx, storage.dialect, target.sessionId, screening.screeningNo, screening.mouseLogs.length), (row) => row.screening_no === screening.screeningNo && row.mouse_logs === screening.mouseLogs && row.timing === screening.timing, (row) => ({
+  storeAnswer(storage, 'screenings', target, screeningColumns(screening), (trx) => checkScreeningQuota(trx, storage.dialect, target.sessionId, screening.screeningNo, screening.mouseLogs.length), (row) => row.screening_no === screening.screeningNo && row.mouse_logs === screening.mouseLogs.toString('utf8') && row.timing === screening.timing, (row) => ({
     screening_no: row.screening_no,
   }));
 
