@@ -17,6 +17,7 @@ import { openStorage } from '../../src/server/storage/open.js';
 import { createUser } from '../../src/server/storage/users.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { jobFields } from '../../testkit/job-fields.js';
+import { startNode } from '../../testkit/node-process.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 
 const PHASE_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -62,22 +63,13 @@ async function prepare(databaseUrl: string, dir: string): Promise<string> {
   return mediaDir;
 }
 
-function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn('npx', ['tsx', 'testkit/node-server.ts'], { env: { ...process.env, ...env }, stdio: 'pipe' });
-  child.stderr.pipe(process.stderr);
-  return new Promise((done, fail) => {
-    createInterface({ input: child.stdout }).once('line', (line) => done({ url: (JSON.parse(line) as { url: string }).url, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.stdin.end())) }));
-    child.once('exit', (code) => fail(new Error(`server exited (${code})`)));
-  });
-}
-
 async function main(): Promise<void> {
   const postgres = process.argv.includes('--postgres');
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-console-'));
   const schema = postgres ? await createPgSchema('glimpse_bench_console') : null;
   const databaseUrl = schema?.url ?? join(dir, 'bench.sqlite');
   const mediaDir = await prepare(databaseUrl, dir);
-  const server = await startServer({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
+  const server = await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
   const base = server.url;
   const call = async (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, init);
   const newSession = async () => (await (await call(`/api/getrandomtasks/bench?platform=prolific&PROLIFIC_PID=p${Math.random().toString(36).slice(2)}`)).json()) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number }> };

@@ -1,6 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import type { Storage } from '../../src/server/storage/types.js';
 import { withdraw } from '../../src/server/storage/withdrawals.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { createTestDatabase, describeEachDialect } from '../../testkit/databases.js';
+import { isAlive, startNode, waitFor } from '../../testkit/node-process.js';
 import { countRows, getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { PAIR_STUDY } from '../../testkit/studies.js';
 
@@ -107,25 +106,6 @@ describeEachDialect('session logs in pages', (dialect) => {
   });
 });
 
-function startNode(env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn('npx', ['tsx', 'testkit/node-server.ts'], { env: { ...process.env, ...env }, stdio: 'pipe' });
-  child.stderr.pipe(process.stderr);
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const { url, pid } = JSON.parse(line) as { url: string; pid: number };
-      resolve({ url, pid, stop: () => new Promise<void>((done) => (child.once('exit', () => done()), child.stdin.end())) });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening`)));
-  });
-}
-
-const isAlive = (pid: number) => spawnSync('kill', ['-0', String(pid)]).status === 0;
-
-async function waitFor(check: () => Promise<boolean>, ms = 30_000, everyMs = 20): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, everyMs))) if (await check()) return;
-  throw new Error('timed out waiting');
-}
-
 describeEachDialect('kill -9 while a log is stored in pages', (dialect) => {
   it('shows no half log, and leaves no page after the restart', { timeout: 120_000 }, async () => {
     const database = await createTestDatabase(dialect);
@@ -150,6 +130,8 @@ describeEachDialect('kill -9 while a log is stored in pages', (dialect) => {
       await waitFor(async () => !isAlive(first.pid));
       expect(await posted).toBeNull();
       expect(await countRows(storage, 'session_logs')).toBe(0);
+      // SQLite: the committed pages of the killed post are there, named by no log, until the next start.
+      if (dialect === 'sqlite') expect(await countRows(storage, 'session_log_pages')).toBeGreaterThan(0);
 
       const second = await startNode(env);
       // PostgreSQL rolls the killed connection's transaction back once it sees the socket closed.

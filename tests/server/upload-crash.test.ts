@@ -1,13 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { expect, it } from 'vitest';
 import { addUser, PASSWORD } from '../../testkit/console.js';
 import { createTestDatabase, describeEachDialect } from '../../testkit/databases.js';
+import { isAlive, startNode, waitFor } from '../../testkit/node-process.js';
 import { openStorage } from '../../src/server/storage/open.js';
 import { recoverStaging, stagingRoot } from '../../src/server/study/staging.js';
 import { importStudy } from '../../src/server/study/import.js';
@@ -19,26 +19,9 @@ import { jobFields, PAIR_STUDY, writeStudy } from '../../testkit/studies.js';
  * media were swapped in is finished at the next start, so a job never lacks its media.
  */
 
-function startNode(env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn('npx', ['tsx', 'testkit/node-server.ts'], { env: { ...process.env, ...env }, stdio: 'pipe' });
-  child.stderr.pipe(process.stderr);
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const { url, pid } = JSON.parse(line) as { url: string; pid: number };
-      resolve({ url, pid, stop: () => new Promise<void>((done) => (child.once('exit', () => done()), child.stdin.end())) });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening`)));
-  });
-}
-
 /** A pid that no process has now. */
 function deadPid(): number {
   return Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-}
-
-async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (await check()) return;
-  throw new Error('timed out waiting');
 }
 
 describeEachDialect('kill -9 and the staging folder', (dialect) => {
@@ -115,12 +98,3 @@ describeEachDialect('kill -9 and the staging folder', (dialect) => {
     }
   }, 60_000);
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
