@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { SESSION_TOKEN_HEADER } from '../../src/contract/payloads.js';
 import { exportJob } from '../../src/server/export/export.js';
+import { migrateTo } from '../../src/server/storage/migrations.js';
 import { openStorage } from '../../src/server/storage/open.js';
 import { LOG_PAGE_BYTES, SESSION_LOGS_QUOTA } from '../../src/server/storage/session-logs.js';
 import type { Storage } from '../../src/server/storage/types.js';
@@ -81,6 +82,15 @@ describeEachDialect('session logs in pages', (dialect) => {
     const { deleted } = await withdraw(ctx().storage, { by: 'prolific-pid', value: 'paged' });
     expect(deleted.sessionLogs).toBe(2);
     expect(await countRows(ctx().storage, 'session_log_pages')).toBe(0);
+  });
+
+  it('gives paged logs their whole body back when migration 015 is undone', async () => {
+    const p = await session('down');
+    const body = bigLog(p.sessionToken!, 1);
+    expect((await post(p, body)).statusCode).toBe(201);
+    await migrateTo(ctx().storage.db, dialect, '012_preview_sessions');
+    const rows = await ctx().storage.db.selectFrom('session_logs').select('body').execute();
+    expect(rows.map((row) => row.body)).toEqual([JSON.stringify(withoutToken(body))]);
   });
 
   it('counts paged logs in the quota by their bytes; of two logs sent at once with room for one, one is stored and the other leaves no page', async () => {
