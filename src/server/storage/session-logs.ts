@@ -50,7 +50,8 @@ async function storePaged(storage: Storage, session: SessionRow, summary: LogSta
   const logKey = randomUUID();
   if (storage.dialect === 'postgres') {
     return storage.write(async (trx) => {
-      // The session's row is locked first, as at commit: two logs of one session never wait for each other's lock.
+      // The session's row is locked before the pages (whose foreign key takes a key-share lock on it): two posts of
+      // one session then queue on that lock instead of deadlocking on an upgrade.
       await checkQuota(trx, storage, session, json.length);
       const pages = await writePages(json, (page) => trx.insertInto('session_log_pages').values({ session_id: session.id, log_key: logKey, ...page }).execute());
       return commitLog(trx, storage, session, summary, json.length, { body: '', logKey, pages });
