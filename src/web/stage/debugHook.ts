@@ -4,13 +4,15 @@
  */
 import type { BlurPlan } from './bubble/blurPlan';
 import type { DrawnWindow } from './bubble/bubbleLayer';
-import type { PresentationRecord, Rect } from './types';
+import type { PresentationRecord, Rect, RefreshInfo } from './types';
 
 export type Rgba = [number, number, number, number];
 
 export interface GlimpseStageDebug {
   /** Measured refresh period, ms. */
   readonly refreshMs: number;
+  /** The fit behind it: period, standard error, intervals fitted, changes of rate. */
+  readonly refresh: RefreshInfo | null;
   /** Frames seen by the stage clock since it started. */
   readonly frameCount: number;
   /** Canvas size in CSS px. */

@@ -24,6 +24,23 @@ describe('durationToFrames', () => {
     expect(durationToFrames(-5, 1000 / 60)).toBe(0);
   });
 
+  it('rounds a half frame up, and every count the period\'s uncertainty cannot tell from a half frame', () => {
+    // 500 ms at 165 Hz is 82.5 periods: 83 with the exact period, and with a fitted one a hair off either side.
+    expect(durationToFrames(500, 1000 / 165)).toBe(83);
+    expect(durationToFrames(500, 6.0607, 0.0001)).toBe(83); // 82.4987 periods; 3σ is 0.004 frames
+    expect(durationToFrames(500, 6.0605, 0.0001)).toBe(83); // 82.5014 periods
+    // Without an uncertainty (or one too small to reach the half frame) the nearest frame is kept.
+    expect(durationToFrames(500, 6.0607)).toBe(82);
+    expect(durationToFrames(500, 6.0607, 0.00001)).toBe(82);
+    // The band is capped at 0.1 frame: 1000 ms / 16.6 ms = 60.24 periods is no tie even with σ = 0.05 ms.
+    expect(durationToFrames(1000, 16.6, 0.05)).toBe(60);
+    // A period too uncertain to tell (σ = 1 ms) keeps the nearest frame rather than rounding everything up.
+    expect(durationToFrames(1000, 1000 / 60 + 0.2, 1)).toBe(59);
+    expect(durationToFrames(1000, 1000 / 60, Number.POSITIVE_INFINITY)).toBe(60);
+    // A tie below one frame still shows the step once.
+    expect(durationToFrames(1000 / 120, 1000 / 60, 0.001)).toBe(1);
+  });
+
   it('refuses a refresh period that is not positive', () => {
     expect(() => durationToFrames(1000, 0)).toThrow(RangeError);
     expect(() => durationToFrames(1000, Number.NaN)).toThrow(RangeError);

@@ -13,16 +13,33 @@ export type { RefreshChange, RefreshEstimate };
 /** An interval longer than this many refresh periods means at least one frame was missed. */
 export const DROP_THRESHOLD_PERIODS = 1.5;
 
+/** A tie band is this many standard errors of the period wide on each side of a half frame. */
+export const TIE_SIGMAS = 3;
+/** Ties closer than this (in frames) are float noise: 500 / (1000 / 165) is 82.5 or a hair off it. */
+const TIE_FLOOR_FRAMES = 1e-9;
+/** Past this, the period is too uncertain to tell anything near a half frame; the nearest frame is kept. */
+const MAX_TIE_BAND_FRAMES = 0.1;
+
 /**
  * Whole frames for a duration at a refresh period, rounded to the nearest frame (lab.js style).
  * A positive duration always gets at least one frame (a step that exists is shown); 0 or less gets 0.
+ *
+ * Half frames round up (as Math.round does), and so does every count the period's uncertainty cannot tell from a
+ * half frame: a duration whose frame count is within `TIE_SIGMAS` standard errors of k + ½ gets k + 1 frames. A
+ * period off by σ moves ms / period by ms·σ / period², so 500 ms at 165 Hz (82.5 periods) would otherwise be 82 or
+ * 83 frames depending on the last 0.1 µs of the fit, and change from one frame to the next as the fit sharpens.
  */
-export function durationToFrames(ms: number, refreshMs: number): number {
+export function durationToFrames(ms: number, refreshMs: number, uncertaintyMs = 0): number {
   if (!(refreshMs > 0) || !Number.isFinite(refreshMs)) {
     throw new RangeError(`durationToFrames: refresh period must be a positive number, got ${refreshMs}`);
   }
   if (!(ms > 0)) return 0;
-  return Math.max(1, Math.round(ms / refreshMs));
+  const periods = ms / refreshMs;
+  const whole = Math.floor(periods);
+  const sigma = Number.isFinite(uncertaintyMs) && uncertaintyMs > 0 ? uncertaintyMs : 0;
+  const band = Math.min(MAX_TIE_BAND_FRAMES, TIE_SIGMAS * ms * sigma / refreshMs ** 2) + TIE_FLOOR_FRAMES;
+  const tie = Math.abs(periods - whole - 0.5) <= band;
+  return Math.max(1, tie ? whole + 1 : Math.round(periods));
 }
 
 /** True when a frame interval shows that at least one refresh went by without a new frame. */
@@ -54,6 +71,8 @@ export interface FrameInfo {
   dropped: boolean;
   /** The refresh period in force at this frame (null until measured; follows a change of rate). */
   refreshMs?: number | null;
+  /** Its standard error (decides half-frame ties, see durationToFrames). */
+  refreshUncertaintyMs?: number | null;
 }
 
 export interface WarmupOptions {
@@ -137,7 +156,14 @@ export class FrameClock {
     if (this.refreshMs === null) this.collectWarmup(timestamp);
     else this.watchRate(timestamp);
     const dropped = this.refreshMs !== null && intervalMs !== null && isDroppedInterval(intervalMs, this.refreshMs);
-    const frame: FrameInfo = { index: this.frameCount, timestamp, intervalMs, dropped, refreshMs: this.refreshMs };
+    const frame: FrameInfo = {
+      index: this.frameCount,
+      timestamp,
+      intervalMs,
+      dropped,
+      refreshMs: this.refreshMs,
+      refreshUncertaintyMs: this.refresh?.uncertaintyMs ?? null,
+    };
     for (const listener of this.listeners) listener(frame);
   };
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { displayTimestamps, FakeFrames } from '../../../testkit/fakeFrames';
-import { FrameClock } from './frameClock';
+import { durationToFrames, FrameClock } from './frameClock';
 import { fitRefreshPeriod, medianInterval, RefreshWatch, RunningPeriodFit } from './refreshEstimate';
 import { StepSequencer } from './stepSequencer';
 import type { SequencedStep } from './stepSequencer';
@@ -103,11 +103,12 @@ describe('records at any refresh rate (clock + sequencer, coarsened timestamps)'
   ];
 
   /** Runs one duration step (plus a following 1-frame step) on a simulated display; returns the record and truth. */
-  function present(hz: number, ms: number, missed: Record<number, number> = {}, jitterMs = 0) {
+  function present(hz: number, ms: number, missed: Record<number, number> = {}, jitterMs = 0, seed?: number) {
     const fake = new FakeFrames();
     const clock = new FrameClock(fake);
     const frames = 70 + Math.ceil((ms * hz) / 1000) + 20;
-    const { timestamps, vsyncs } = displayTimestamps({ hz, frames, missed, jitterMs });
+    const startMs = seed === undefined ? undefined : 1000 + seed * 0.37;
+    const { timestamps, vsyncs } = displayTimestamps({ hz, frames, missed, jitterMs, seed, startMs });
     clock.start();
     let k = 0;
     while (clock.refreshMs === null && k < 70) fake.frame(timestamps[k++]);
@@ -129,19 +130,31 @@ describe('records at any refresh rate (clock + sequencer, coarsened timestamps)'
     // What the display showed: refreshes between the frame that drew A and the frame that drew B.
     const onsetA = shownAt[0].k;
     const onsetB = shownAt[1].k;
-    return { record: sequencer.records[0], capturedRefreshes: vsyncs[onsetB] - vsyncs[onsetA], onsetA };
+    return { record: sequencer.records[0], capturedRefreshes: vsyncs[onsetB] - vsyncs[onsetA], onsetA, periodAtOnset: clock.refresh! };
   }
 
   for (const hz of [60, 120, 144, 165, 240]) {
     for (const [name, ms] of DURATIONS) {
       it(`${hz} Hz, ${name}: requested = shown = rendered = true frame count, record = display`, () => {
-        const expected = Math.max(1, Math.round((ms(hz) * hz) / 1000));
+        const expected = durationToFrames(ms(hz), 1000 / hz);
         const { record, capturedRefreshes } = present(hz, ms(hz), {}, 0.2);
         expect(record).toMatchObject({ requestedFrames: expected, shownFrames: expected, renderedFrames: expected, droppedFrames: 0 });
         expect(capturedRefreshes).toBe(expected);
       });
     }
   }
+
+  it('165 Hz, 500 ms (82.5 periods, a half frame): 83 frames whichever side of the tie the fitted period falls', () => {
+    const sides = new Set<boolean>();
+    for (let seed = 1; seed <= 40; seed++) {
+      const { record, capturedRefreshes, periodAtOnset } = present(165, 500, {}, 0.3, seed);
+      sides.add(periodAtOnset.periodMs > 1000 / 165);
+      expect(record).toMatchObject({ requestedFrames: 83, shownFrames: 83, renderedFrames: 83, droppedFrames: 0 });
+      expect(capturedRefreshes).toBe(83);
+    }
+    // The fits fell on both sides of the true period, where plain rounding gives 82 on one side and 83 on the other.
+    expect([...sides].sort()).toEqual([false, true]);
+  });
 
   it.each([60, 144, 240])('%s Hz: a missed vsync inside a 500 ms step is charged to it, shown counts the refresh it spanned, no overstay', (hz) => {
     const expected = Math.round(hz / 2);

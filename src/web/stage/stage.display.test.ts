@@ -161,3 +161,15 @@ describe('duration to frames at 144 and 240 Hz on the virtual display', () => {
     expect(records[0]).toMatchObject({ requestedFrames: hz, shownFrames: hz, renderedFrames: hz, droppedFrames: 0 });
   });
 });
+
+describe('a duration on a half frame on the virtual display', () => {
+  it('165 Hz: 500 ms (82.5 periods) is 83 refreshes every time, recorded as captured, whatever the fit\'s last digits', async () => {
+    display.setRefreshRate(165);
+    await display.frames(90);
+    for (let rep = 0; rep < 3; rep++) {
+      const { records, shown } = await playCaptured([step(CODES[rep], 500), step(CODES[(rep + 1) % 3], 1000 / 165)]);
+      expect(shown[0]).toEqual({ code: CODES[rep], refreshes: 83 });
+      expect(records[0]).toMatchObject({ requestedFrames: 83, shownFrames: 83, renderedFrames: 83, droppedFrames: 0 });
+    }
+  });
+});

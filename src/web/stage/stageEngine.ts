@@ -141,6 +141,9 @@ export class StageEngine implements StageController {
       get refreshMs() {
         return engine.refreshMs;
       },
+      get refresh() {
+        return engine.refresh;
+      },
       get frameCount() {
         return engine.clock.frameCount;
       },

@@ -105,7 +105,7 @@ export class StepSequencer {
       // A callback with the previous frame's timestamp (a browser running rAF twice in one refresh) is no refresh.
       this.refreshes += frame.intervalMs === null ? 1 : Math.round(frame.intervalMs / periodMs);
       // The clock's period sharpens with every frame: a long step's frame count follows it to its end.
-      this.requested = requestedFrames(this.steps[this.current].end, periodMs);
+      this.requested = requestedFrames(this.steps[this.current].end, periodMs, frame.refreshUncertaintyMs ?? 0);
       record.requestedFrames = this.requested;
       record.refreshMs = periodMs;
       const reason = this.endReason();
@@ -123,18 +123,18 @@ export class StepSequencer {
       this.done = true;
       return { kind: 'finish', ended };
     }
-    this.open(next, frame.timestamp, frame.refreshMs ?? this.refreshMs);
+    this.open(next, frame.timestamp, frame.refreshMs ?? this.refreshMs, frame.refreshUncertaintyMs ?? 0);
     return { kind: 'show', index: next, ended };
   }
 
-  private open(index: number, timestamp: number, refreshMs: number): void {
+  private open(index: number, timestamp: number, refreshMs: number, uncertaintyMs: number): void {
     const step = this.steps[index];
     this.current = index;
     this.refreshes = 0;
     this.clickAt = null;
     this.released = false;
     this.videosEnded = false;
-    this.requested = requestedFrames(step.end, refreshMs);
+    this.requested = requestedFrames(step.end, refreshMs, uncertaintyMs);
     this.records.push({
       label: step.label,
       media: [...step.media],
@@ -170,8 +170,8 @@ export class StepSequencer {
 export const MAX_LISTED_DROPS = 1000;
 
 /** Frames a step asks for: its duration, or a click step's maximum; null when it waits for an answer or a video. */
-function requestedFrames(end: StepEnd, refreshMs: number): number | null {
-  if (end.kind === 'duration') return durationToFrames(end.ms, refreshMs);
-  if (end.kind === 'click' && end.maxMs !== undefined) return durationToFrames(end.maxMs, refreshMs);
+function requestedFrames(end: StepEnd, refreshMs: number, uncertaintyMs: number): number | null {
+  if (end.kind === 'duration') return durationToFrames(end.ms, refreshMs, uncertaintyMs);
+  if (end.kind === 'click' && end.maxMs !== undefined) return durationToFrames(end.maxMs, refreshMs, uncertaintyMs);
   return null;
 }
