@@ -4,6 +4,7 @@
  */
 import type { BlurPlan } from './bubble/blurPlan';
 import type { DrawnWindow } from './bubble/bubbleLayer';
+import type { CameraPose } from './objects/objectPose';
 import type { PresentationRecord, Rect } from './types';
 
 export type Rgba = [number, number, number, number];
@@ -25,6 +26,8 @@ export interface GlimpseStageDebug {
   readonly drawn: DrawnWindow | null;
   /** Bubble: the blur plan of the media on screen (factor, deviation per pass...). */
   readonly blurPlan: BlurPlan | null;
+  /** 3D: the camera pose of the objects on screen as last drawn, with the refreshes since their onset; else null. */
+  readonly objectPose: (CameraPose & { frame: number }) | null;
 }
 
 declare global {
