@@ -231,6 +231,7 @@ export class StageEngine implements StageController {
       this.starting = false;
     }
     const refreshMs = await this.clock.whenMeasured();
+    this.warmObjects(steps);
     return new Promise((resolve, reject) => {
       const sequencer = new StepSequencer(
         steps.map((step) => ({ label: step.label, media: step.items.map((item) => item.media), end: step.end })),
@@ -459,6 +460,20 @@ export class StageEngine implements StageController {
     const renderer = this.objectRendererNow;
     if (!objects || !renderer) return;
     renderer.draw(objects.items, objects.pose, objects.options, this.app.renderer.resolution, this.app.screen.height);
+    this.app.renderer.resetState();
+  }
+
+  /** Each 3D step drawn once off screen at its rectangles' sizes, so that its onset frame allocates nothing. */
+  private warmObjects(steps: readonly PresentationStep[]): void {
+    const renderer = this.objectRendererNow;
+    if (!renderer) return;
+    for (const step of steps) {
+      const items = step.items.flatMap((item) => {
+        const model = this.media.get(item.media)?.model;
+        return model ? [{ model, rect: item.rect, view: item.object ?? OBJECT_DEFAULTS }] : [];
+      });
+      if (items.length > 0) renderer.warm(items, items[0]!.view, this.app.renderer.resolution);
+    }
     this.app.renderer.resetState();
   }
 

@@ -50,6 +50,9 @@ export class ObjectRenderer {
   private readonly size = new Vector2();
 
   constructor(canvas: HTMLCanvasElement, gl: WebGL2RenderingContext) {
+    // PixiJS leaves its unpack flags set; three.js creates 3D textures at start, where WebGL refuses them.
+    gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
     this.three = new WebGLRenderer({ canvas, context: gl });
     this.three.autoClear = false;
     this.three.outputColorSpace = SRGBColorSpace;
@@ -68,7 +71,29 @@ export class ObjectRenderer {
    */
   upload(model: LoadedModel, view: ViewSettings): void {
     this.three.resetState();
-    this.renderModel(model, { az: 0, el: 0, dist: 1 }, view, this.target(64, 64), 64, 64, 1);
+    const target = this.target(64, 64);
+    this.renderModel(model, { az: 0, el: 0, dist: 1 }, view, target, 64, 64, 1);
+    this.three.setRenderTarget(null);
+    // The copy into the canvas, drawn once now with its colour writes off (software GL compiles at the first draw).
+    this.copyMaterial.map = target.texture;
+    this.copyMaterial.colorWrite = false;
+    this.three.setViewport(0, 0, 1, 1);
+    this.three.render(this.copyScene, this.copyCamera);
+    this.copyMaterial.colorWrite = true;
+    this.three.resetState();
+  }
+
+  /**
+   * Before a play: each object drawn once off screen into the render target of its rectangle's size, so that the
+   * onset frame allocates nothing (a new multisampled target is costly the first time it is drawn into).
+   */
+  warm(items: ReadonlyArray<{ model: LoadedModel; rect: Rect }>, view: ViewSettings, resolution: number): void {
+    this.three.resetState();
+    for (const { model, rect } of items) {
+      const width = Math.max(1, Math.round(rect.width * resolution));
+      const height = Math.max(1, Math.round(rect.height * resolution));
+      this.renderModel(model, { az: 0, el: 0, dist: 1 }, view, this.target(width, height), width, height, resolution);
+    }
     this.three.setRenderTarget(null);
     this.three.resetState();
   }
