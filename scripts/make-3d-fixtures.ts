@@ -6,8 +6,9 @@
  * - cube.gltf + cube.bin + cube.png: the same as a .gltf with side files;
  * - cloud.ply (binary) and cloud-ascii.ply: a coloured point cloud on a sphere, colour by direction;
  * - broken.glb, broken.ply: not what they say they are.
+ * The e2e studies (tests/e2e/studies/e2e-3d-*.json) get copies of the small ones in their media folder.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
@@ -16,6 +17,9 @@ import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
 
 const OUT = path.resolve('tests/fixtures/objects');
+/** The e2e studies' copies (a study's media live in its own folder). */
+const E2E_OUT = path.resolve('tests/e2e/studies/media/objects');
+const E2E_FILES = ['cube.glb', 'cube-meshopt.glb', 'cloud.ply', 'cloud-ascii.ply', 'broken.glb'];
 
 /** A 64×64 texture: four quadrants red, green, blue, yellow with a white cross (orientation is visible). */
 async function texturePng(): Promise<Uint8Array> {
@@ -138,7 +142,9 @@ async function main(): Promise<void> {
   writeFileSync(path.join(OUT, 'cloud-ascii.ply'), plyAscii(points.slice(0, 500)));
   writeFileSync(path.join(OUT, 'broken.glb'), Buffer.from('glTF this is not a binary glTF file'));
   writeFileSync(path.join(OUT, 'broken.ply'), 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nend_header\n1\n');
-  console.log(`3D fixtures written to ${OUT}`);
+  mkdirSync(E2E_OUT, { recursive: true });
+  for (const file of E2E_FILES) copyFileSync(path.join(OUT, file), path.join(E2E_OUT, file));
+  console.log(`3D fixtures written to ${OUT} and ${E2E_OUT}`);
 }
 
 await main();

@@ -116,8 +116,8 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
       }
       held.current = null;
       clearTimeout(answerTimer);
-      // An answer given while a held step was up is already being saved: only a play still running opens the view.
-      if (!abort.signal.aborted) setState((s) => ({ ...s, status: s.status === 'playing' ? 'responding' : s.status, mediaError }));
+      // An answer given while a held step was up is already being saved: it keeps 'saving'.
+      if (!abort.signal.aborted) setState((s) => ({ ...s, status: s.status === 'saving' ? 'saving' : 'responding', mediaError }));
     })();
     return () => {
       clearTimeout(answerTimer);

@@ -1,0 +1,135 @@
+/**
+ * 3D objects (README "3D objects") end to end against the real server, database and Chromium (WebGL2 on
+ * SwiftShader, so the objects are tiny: tests/e2e/studies/media/objects, from `npm run media:3d-fixtures`):
+ * - a turntable ACR study: each object turns once, then the levels; stored values equal the clicks, every play is
+ *   timed with its poses (drawn + skipped = all poses), the answer carries the camera poses (`views`);
+ * - a synchronised inspect pair: the answer buttons wait for the minimum inspection, a drag turns both objects, the
+ *   dialog says "First object" / "Last object" / "Replay objects", the stored values are the positions clicked, the
+ *   posted views hold the inspected poses;
+ * - a 3D object that cannot be loaded: the dialog still opens, the answer is stored with its mediaError.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, Request } from '@playwright/test';
+import type { RatingBody } from '../../src/contract/payloads.js';
+import type { PresentationRecord } from '../../src/web/stage/types.js';
+import { expect, test } from './fixtures';
+import { openInstructions, storedRatings, voteDialog, waitTrial } from './protocols-steps';
+
+const LEVELS = ['Excellent', 'Good', 'Fair', 'Poor', 'Bad'];
+
+/** The rating bodies the page posts (the views travel in them). */
+function postedRatings(page: Page): RatingBody[] {
+  const bodies: RatingBody[] = [];
+  page.on('request', (request: Request) => {
+    if (request.method() === 'POST' && /\/api\/ratings\/?$/.test(new URL(request.url()).pathname)) bodies.push(request.postDataJSON() as RatingBody);
+  });
+  return bodies;
+}
+
+test('turntable ACR: each object turns once, the stored values are the levels clicked, plays and poses are recorded', async ({ page, glimpse, participant }) => {
+  const job = 'e2e-3d-turntable-acr';
+  const posted = postedRatings(page);
+  const { playlist } = await openInstructions(page, participant.linkTo(job), '/instructions/acr.svg');
+  await page.getByRole('button', { name: 'Go to the test' }).click();
+  const total = playlist.stimulis.length;
+  expect(total).toBe(3);
+  await expect(page.locator('#question')).toHaveText('How would you rate the visual quality of this object?', { timeout: 30_000 });
+  const clicks = ['Good', 'Bad', 'Excellent'];
+  for (const [i, level] of clicks.entries()) {
+    const modal = await voteDialog(page, i, total);
+    await expect(modal.getByRole('button')).toHaveText(LEVELS);
+    await modal.getByRole('button', { name: level, exact: true }).click();
+    await modal.getByRole('button', { name: 'Submit' }).click();
+  }
+  await expect(page.locator('#verification-code')).toHaveText(/^\S+$/, { timeout: 30_000 });
+  const session = (await participant.session(job))!;
+  const ratings = await storedRatings(glimpse, session.id);
+  expect(ratings.map(({ stimulus, value }) => ({ stimulus, value }))).toEqual(playlist.stimulis.map((s, i) => ({ stimulus: s.stimuliId, value: LEVELS.indexOf(clicks[i]!) })));
+  for (const [i, rating] of ratings.entries()) {
+    const [record] = rating.presentations[0]! as PresentationRecord[];
+    expect(record!.label).toBe('S');
+    expect(record!.media).toEqual([playlist.stimulis[i]!.source]);
+    expect(record!.endedBy).toBe('video-end');
+    expect(record!.renderDoneMs).toBeGreaterThanOrEqual(record!.onsetMs);
+    // One turn at 360°/s and 30 poses/s: 30 poses, each drawn or (a dropped frame on this slow machine) skipped.
+    const object = record!.object!;
+    expect(object).toMatchObject({ mode: 'turntable', frames: 30, posesPerSecond: 30, media: [playlist.stimulis[i]!.source] });
+    expect(object.drawnFrames + object.skippedFrames!).toBe(30);
+    expect(object.skips?.length ?? 0).toBe(object.skippedFrames);
+  }
+  expect(posted).toHaveLength(3);
+  for (const [i, body] of posted.entries()) {
+    expect(body.views!.mode).toBe('turntable');
+    const samples = body.views!.samples;
+    expect(samples.length).toBeGreaterThan(1);
+    expect(samples.every((s) => s.play === 0 && s.el === 20 && s.dist === 1)).toBe(true);
+    // The third stimulus starts at 90° (its own `object` key); azimuths only grow, within one turn.
+    const start = i === 2 ? 90 : 0;
+    expect(samples[0]!.az).toBe(start);
+    expect(samples.every((s, k) => k === 0 || s.az >= samples[k - 1]!.az)).toBe(true);
+    expect(samples.at(-1)!.az).toBeLessThan(start + 360);
+  }
+});
+
+test('inspect pair: the buttons wait for the minimum inspection, a drag turns both objects, values and views are stored', async ({ page, glimpse, participant }) => {
+  const job = 'e2e-3d-inspect-pair';
+  const posted = postedRatings(page);
+  const { playlist } = await openInstructions(page, participant.linkTo(job), '/instructions/pair.svg');
+  await page.getByRole('button', { name: 'Go to the test' }).click();
+  const total = playlist.stimulis.length;
+  const host = page.locator('#stage-host');
+  for (const [i, choice] of (['Last object', 'First object'] as const).entries()) {
+    await waitTrial(page, i, 'playing');
+    // The objects are up; the dialog waits for the 800 ms minimum inspection.
+    await expect(page.locator('#vote-modal')).toBeHidden();
+    const box = (await host.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.4);
+    await page.mouse.wheel(0, -200);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.25 + 120, box.y + box.height * 0.4 + 30, { steps: 6 });
+    await page.mouse.up();
+    const modal = await voteDialog(page, i, total);
+    await expect(modal.getByRole('button')).toHaveText(['First object', 'Last object', 'Replay objects']);
+    await modal.getByRole('button', { name: choice }).click();
+    await modal.getByRole('button', { name: 'Submit' }).click();
+  }
+  await expect(page.locator('#verification-code')).toHaveText(/^\S+$/, { timeout: 30_000 });
+  const session = (await participant.session(job))!;
+  const ratings = await storedRatings(glimpse, session.id);
+  expect(ratings.map((r) => r.value)).toEqual([1, 0]);
+  for (const [i, rating] of ratings.entries()) {
+    const [record] = rating.presentations[0]! as PresentationRecord[];
+    const stimulus = playlist.stimulis[i]!;
+    expect(record).toMatchObject({ label: 'AB', endedBy: 'answer', media: [stimulus.sourceA, stimulus.sourceB] });
+    expect(record!.object).toMatchObject({ mode: 'inspect', media: [stimulus.sourceA, stimulus.sourceB], frames: null });
+    // The buttons opened after the minimum inspection: the answer came at least 1500 ms after the onset.
+    expect(record!.offsetMs - record!.onsetMs).toBeGreaterThanOrEqual(1500);
+  }
+  expect(posted).toHaveLength(2);
+  for (const body of posted) {
+    const samples = body.views!.samples;
+    expect(body.views!.mode).toBe('inspect');
+    // The drag turned the camera (0.4° a pixel: 120 px to the right is -48°) and tilted it; the wheel zoomed in.
+    expect(samples[0]).toMatchObject({ az: 0, el: 15, dist: 1 });
+    const last = samples.at(-1)!;
+    expect(last.az).toBeCloseTo(-48, 6);
+    expect(last.el).toBeCloseTo(15 + 30 * 0.4, 6);
+    expect(last.dist).toBeCloseTo(Math.exp(-0.2), 6);
+    expect(samples.every((s, k) => k === 0 || s.t > samples[k - 1]!.t)).toBe(true);
+  }
+});
+
+test('a 3D object that cannot be loaded: the levels still open and the answer is stored with its mediaError', async ({ page, glimpse, participant }) => {
+  const job = 'e2e-3d-missing';
+  rmSync(join(glimpse.mediaDir, job, 'objects', 'cloud-ascii.ply'));
+  const { playlist } = await openInstructions(page, participant.linkTo(job), '/instructions/acr.svg');
+  await page.getByRole('button', { name: 'Go to the test' }).click();
+  const modal = await voteDialog(page, 0, playlist.stimulis.length);
+  await modal.getByRole('button', { name: 'Fair', exact: true }).click();
+  await modal.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.locator('#verification-code')).toHaveText(/^\S+$/, { timeout: 30_000 });
+  const [rating] = await glimpse.db.selectFrom('ratings').selectAll().where('session_id', '=', (await participant.session(job))!.id).execute();
+  expect(rating!.value).toBe(2);
+  expect(JSON.parse(rating!.timing!).mediaError).toContain('cloud-ascii.ply');
+});
