@@ -40,6 +40,11 @@ const bench3d = {
     media.set(name, { name, kind: 'model', mime, blob, url: URL.createObjectURL(blob), files: sideFiles });
     return name;
   },
+  addImage(name: string, mime: string, base64: string): string {
+    const blob = fromBase64(base64, mime);
+    media.set(name, { name, kind: 'image', mime, blob, url: URL.createObjectURL(blob) });
+    return name;
+  },
   async makeImages(count: number, width: number, height: number, prefix: string): Promise<string[]> {
     const list = await makeImages(count, width, height, prefix);
     list.forEach((m) => media.set(m.name, m));
@@ -67,6 +72,13 @@ const bench3d = {
     const c = await ready;
     c.release();
     return bench3d.playing!;
+  },
+  /** The WebGL renderer string (a GPU run must not report SwiftShader figures). */
+  renderer(): string {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return 'no webgl2';
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    return String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
   },
   /** Frames seen by the stage clock. */
   get frameCount(): number {

@@ -30,6 +30,9 @@ export interface ObjectOptions {
   pointSizeUnit?: 'screen' | 'world';
 }
 
+/** Camera samples one answer may carry (contract ViewsRecord): 10 minutes at 165 Hz. */
+export const MAX_CAMERA_SAMPLES = 100_000;
+
 export type ResolvedObjectOptions = Required<Omit<ObjectOptions, 'frames'>> & { frames: number | null };
 
 export const OBJECT_DEFAULTS: Readonly<ResolvedObjectOptions> = {

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_CAMERA_SAMPLES } from './objects.js';
 
 /**
  * Request bodies of SPEC §3/§7. Every object is closed (additionalProperties: false) and arrays are capped,
@@ -180,8 +181,7 @@ export const CameraSample = Type.Object(
   { additionalProperties: false },
 );
 export type CameraSample = Static<typeof CameraSample>;
-/** 10 minutes at 165 Hz. */
-export const MAX_CAMERA_SAMPLES = 100_000;
+export { MAX_CAMERA_SAMPLES };
 /** The viewpoints of a 3D stimulus's plays, posted with its answer. */
 export const ViewsRecord = Type.Object(
   {

@@ -5,7 +5,8 @@
  * sample), as the bubble's pointer samples do: copying it on each frame would cost O(n²) over an inspection.
  */
 import { createStore } from 'zustand/vanilla';
-import { MAX_CAMERA_SAMPLES, type CameraSample, type ViewsRecord } from '../../contract/payloads.js';
+import { MAX_CAMERA_SAMPLES } from '../../contract/objects.js';
+import type { CameraSample, ViewsRecord } from '../../contract/payloads.js';
 
 export interface ViewsState {
   mode: ViewsRecord['mode'] | null;

@@ -112,6 +112,8 @@ export class StageEngine implements StageController {
   private objectsOnScreen: ObjectsOnScreen | null = null;
   private objectRendererNow: ObjectRenderer | null = null;
   private background: string;
+  /** Benchmarks (debug hook `measureRender`): every frame renders in full, waits for the GPU and notes the cost. */
+  private renderCosts: number[] | null = null;
   /** Inspect: the pointer position of the drag in progress (client px), or null. */
   private dragFrom: { x: number; y: number; pointerId: number } | null = null;
 
@@ -193,6 +195,11 @@ export class StageEngine implements StageController {
       },
       size: () => this.size(),
       probe: (x, y) => this.probe(x, y),
+      measureRender: (on) => {
+        const costs = this.renderCosts ?? [];
+        this.renderCosts = on ? [] : null;
+        return costs;
+      },
     });
     return this;
   }
@@ -354,7 +361,8 @@ export class StageEngine implements StageController {
     if (this.bubble.refreshVideo((run?.videos.length ?? 0) > 0, bubbleVideoChanged)) this.dirty = true;
     const damage = this.bubble.follow(this.pointerOnCanvas(), frame);
     // A video with a new frame draws the frame; a bubble window move draws only the region it changed.
-    const full = this.dirty || onset || this.warmingUp || objectsChanged || (videoChanged && this.bubble.media === null);
+    const full = this.dirty || onset || this.warmingUp || objectsChanged || this.renderCosts !== null || (videoChanged && this.bubble.media === null);
+    const started = performance.now();
     if (full || damage) {
       if (full) this.bubble.drawAll();
       else this.bubble.drawRegion(damage!);
@@ -364,6 +372,9 @@ export class StageEngine implements StageController {
       if (onset && run && this.hasGl()) {
         this.readPixel(0, 0);
         run.sequencer.markOnsetRendered(performance.now());
+      } else if (this.renderCosts && this.hasGl()) {
+        this.readPixel(0, 0);
+        this.renderCosts.push(performance.now() - started);
       }
     }
     // The canvas keeps its last frame (preserveDrawingBuffer): a probe reads what is on screen.
