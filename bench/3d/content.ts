@@ -3,8 +3,27 @@
  * normals, UVs, 32-bit indices, a 1024² PNG texture of coloured noise), a point cloud of `points` coloured points as
  * a binary PLY, and the same texture as the image the baseline draws.
  */
+import { crc32, deflateSync } from 'node:zlib';
 import { Document, NodeIO } from '@gltf-transform/core';
-import sharp from 'sharp';
+
+/** An RGB PNG from raw pixels (node:zlib only: the GPU kit carries no native module such as sharp). */
+function encodePng(pixels: Buffer, width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'ascii');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter method, no interlace
+  const rows = Buffer.alloc(height * (1 + width * 3));
+  for (let y = 0; y < height; y++) pixels.copy(rows, y * (1 + width * 3) + 1, y * width * 3, (y + 1) * width * 3);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
 
 export async function texturePng(size = 1024): Promise<Buffer> {
   const pixels = Buffer.alloc(size * size * 3);
@@ -19,7 +38,7 @@ export async function texturePng(size = 1024): Promise<Buffer> {
       pixels[i + 2] = cell === 2 ? 210 : 60 + random() * 40;
     }
   }
-  return sharp(pixels, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
+  return encodePng(pixels, size, size);
 }
 
 export async function sphereGlb(triangles: number, png: Buffer): Promise<Uint8Array> {

@@ -92,8 +92,6 @@ async function renderCost() {
   }
 }
 
-const CUBE = readFileSync(path.join(repoRoot, 'tests/fixtures/objects/cube.glb')).toString('base64');
-
 /** Parts 2 and 3 on the virtual display (60 Hz, 640×360, the small textured cube). */
 async function onVirtualDisplay() {
   const served = await serveBenchPage({ root: benchDir, outDir: 'bench-3d-display' });
@@ -101,7 +99,8 @@ async function onVirtualDisplay() {
   try {
     await display.goto(served.url);
     await display.evaluate(() => window.__bench3d.ready(), null);
-    await display.read((cube) => window.__bench3d.addModel('cube.glb', 'model/gltf-binary', cube), CUBE);
+    const cube = readFileSync(path.join(repoRoot, 'tests/fixtures/objects/cube.glb')).toString('base64');
+    await display.read((data) => window.__bench3d.addModel('cube.glb', 'model/gltf-binary', data), cube);
     await display.evaluate(() => window.__bench3d.prepare(['cube.glb']), null);
     const rect: Rect = { x: 170, y: 30, width: 300, height: 300 };
 
