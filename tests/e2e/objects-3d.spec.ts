@@ -133,3 +133,43 @@ test('a 3D object that cannot be loaded: the levels still open and the answer is
   expect(rating!.value).toBe(2);
   expect(JSON.parse(rating!.timing!).mediaError).toContain('cloud-ascii.ply');
 });
+
+for (const viewport of [
+  { width: 1366, height: 768 },
+  { width: 1280, height: 720 },
+]) {
+  test(`layout at ${viewport.width}×${viewport.height}: the objects fit the stage below the question, the dialog leaves an object of the pair in view`, async ({ page, participant }) => {
+    await page.setViewportSize(viewport);
+    for (const [job, image] of [
+      ['e2e-3d-turntable-acr', '/instructions/acr.svg'],
+      ['e2e-3d-inspect-pair', '/instructions/pair.svg'],
+    ] as const) {
+      await openInstructions(page, participant.linkTo(job), image);
+      await page.getByRole('button', { name: 'Go to the test' }).click();
+      await waitTrial(page, 0, 'playing');
+      const host = (await page.locator('#stage-host').boundingBox())!;
+      const question = (await page.locator('#question').boundingBox())!;
+      expect(host.y).toBeGreaterThanOrEqual(question.y + question.height - 1);
+      const rects = await page.evaluate(() => window.__glimpseStage!.lastMediaRects);
+      expect(rects).toHaveLength(job === 'e2e-3d-inspect-pair' ? 2 : 1);
+      for (const r of rects) {
+        expect(r.x).toBeGreaterThanOrEqual(0);
+        expect(r.y).toBeGreaterThanOrEqual(0);
+        expect(r.x + r.width).toBeLessThanOrEqual(host.width);
+        expect(r.y + r.height).toBeLessThanOrEqual(host.height);
+        expect(r.width).toBe(r.height);
+      }
+      await page.screenshot({ path: test.info().outputPath(`${job}-playing.png`) });
+      const modal = page.locator('#vote-modal');
+      await expect(modal).toBeVisible({ timeout: 30_000 });
+      await page.screenshot({ path: test.info().outputPath(`${job}-dialog.png`) });
+      if (job === 'e2e-3d-inspect-pair') {
+        // Inspecting goes on while the dialog is up: some part of the objects stays uncovered.
+        const box = (await modal.boundingBox())!;
+        const covered = (r: { x: number; y: number; width: number; height: number }) =>
+          box.x <= host.x + r.x && box.y <= host.y + r.y && box.x + box.width >= host.x + r.x + r.width && box.y + box.height >= host.y + r.y + r.height;
+        expect(rects.some((r) => !covered(r))).toBe(true);
+      }
+    }
+  });
+}
