@@ -3,7 +3,8 @@
  * SwiftShader, so the objects are tiny: tests/e2e/studies/media/objects, from `npm run media:3d-fixtures`):
  * - a turntable ACR study: each object turns once, then the levels; stored values equal the clicks, every play is
  *   timed with its poses (drawn + skipped = all poses), the answer carries the camera poses (`views`);
- * - a synchronised inspect pair: the answer buttons wait for the minimum inspection, a drag turns both objects, the
+ * - a synchronised inspect pair: the answer buttons wait for the minimum inspection, a drag turns both objects, a
+ *   replay starts the inspection again as play 1, the
  *   dialog says "First object" / "Last object" / "Replay objects", the stored values are the positions clicked, the
  *   posted views hold the inspected poses;
  * - a 3D object that cannot be loaded: the dialog still opens, the answer is stored with its mediaError.
@@ -14,6 +15,7 @@ import type { Page, Request } from '@playwright/test';
 import type { RatingBody } from '../../src/contract/payloads.js';
 import type { PresentationRecord } from '../../src/web/stage/types.js';
 import { expect, test } from './fixtures';
+import { exportedRows } from './participantSteps';
 import { openInstructions, storedRatings, voteDialog, waitTrial } from './protocols-steps';
 
 const LEVELS = ['Excellent', 'Good', 'Fair', 'Poor', 'Bad'];
@@ -58,6 +60,11 @@ test('turntable ACR: each object turns once, the stored values are the levels cl
     expect(object.drawnFrames + object.skippedFrames!).toBe(30);
     expect(object.skips?.length ?? 0).toBe(object.skippedFrames);
   }
+  // The export holds the timing records: one presentation row per play, and the object records in each rating's timing.
+  const steps = await exportedRows(glimpse, job, 'presentations', session.id);
+  expect(steps.map((s) => [s.label, s.ended_by])).toEqual([0, 1, 2].map(() => ['S', 'video-end']));
+  const exported = await exportedRows(glimpse, job, 'ratings', session.id);
+  expect(exported.map((r) => (r.timing as { plays: PresentationRecord[][] }).plays[0]![0]!.object!.frames)).toEqual([30, 30, 30]);
   expect(posted).toHaveLength(3);
   for (const [i, body] of posted.entries()) {
     expect(body.views!.mode).toBe('turntable');
@@ -80,8 +87,14 @@ test('inspect pair: the buttons wait for the minimum inspection, a drag turns bo
   const total = playlist.stimulis.length;
   const host = page.locator('#stage-host');
   for (const [i, choice] of (['Last object', 'First object'] as const).entries()) {
+    if (i === 1) {
+      // Replay the second pair once: the inspection starts again from the start pose, as play 1.
+      await (await voteDialog(page, 1, total)).getByRole('button', { name: 'Replay objects' }).click();
+      await expect(page.locator('#trial')).toHaveAttribute('data-replays', '1');
+    }
     await waitTrial(page, i, 'playing');
-    // The objects are up; the dialog waits for the 800 ms minimum inspection.
+    await page.waitForFunction(() => window.__glimpseStage?.objectPose != null);
+    // The objects are up; the dialog waits for the 1500 ms minimum inspection.
     await expect(page.locator('#vote-modal')).toBeHidden();
     const box = (await host.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.4);
@@ -97,9 +110,12 @@ test('inspect pair: the buttons wait for the minimum inspection, a drag turns bo
   await expect(page.locator('#verification-code')).toHaveText(/^\S+$/, { timeout: 30_000 });
   const session = (await participant.session(job))!;
   const ratings = await storedRatings(glimpse, session.id);
-  expect(ratings.map((r) => r.value)).toEqual([1, 0]);
+  expect(ratings.map((r) => [r.value, r.nbReplay, r.presentations.length])).toEqual([
+    [1, 0, 1],
+    [0, 1, 2],
+  ]);
   for (const [i, rating] of ratings.entries()) {
-    const [record] = rating.presentations[0]! as PresentationRecord[];
+    const [record] = rating.presentations.at(-1)! as PresentationRecord[];
     const stimulus = playlist.stimulis[i]!;
     expect(record).toMatchObject({ label: 'AB', endedBy: 'answer', media: [stimulus.sourceA, stimulus.sourceB] });
     expect(record!.object).toMatchObject({ mode: 'inspect', media: [stimulus.sourceA, stimulus.sourceB], frames: null });
@@ -107,8 +123,10 @@ test('inspect pair: the buttons wait for the minimum inspection, a drag turns bo
     expect(record!.offsetMs - record!.onsetMs).toBeGreaterThanOrEqual(1500);
   }
   expect(posted).toHaveLength(2);
-  for (const body of posted) {
-    const samples = body.views!.samples;
+  for (const [i, body] of posted.entries()) {
+    // The replayed pair's views hold both plays; its last play is the one dragged after the replay.
+    expect([...new Set(body.views!.samples.map((s) => s.play))]).toEqual(i === 0 ? [0] : [0, 1]);
+    const samples = body.views!.samples.filter((s) => s.play === (i === 0 ? 0 : 1));
     expect(body.views!.mode).toBe('inspect');
     // The drag turned the camera (0.4° a pixel: 120 px to the right is -48°) and tilted it; the wheel zoomed in.
     expect(samples[0]).toMatchObject({ az: 0, el: 15, dist: 1 });

@@ -69,6 +69,8 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
   const failure = useRef<string | null>(null);
   /** The play of a step held until the answer (inspect), while it runs: the answer releases it first. */
   const held = useRef<Promise<unknown> | null>(null);
+  /** A replay was asked while a held step was up: its end must not reopen the answer view. */
+  const replayAsked = useRef(false);
   const views = useRef(createViewsStore()).current;
   const stimulus = stimuli[state.index];
 
@@ -89,6 +91,7 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
     const abort = new AbortController();
     const replay = playCount > 0;
     let answerTimer: ReturnType<typeof setTimeout> | undefined;
+    replayAsked.current = false;
     void (async () => {
       let mediaError: TrialState['mediaError'] = null;
       try {
@@ -117,7 +120,7 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
       held.current = null;
       clearTimeout(answerTimer);
       // An answer given while a held step was up is already being saved: it keeps 'saving'.
-      if (!abort.signal.aborted) setState((s) => ({ ...s, status: s.status === 'saving' ? 'saving' : 'responding', mediaError }));
+      if (!abort.signal.aborted && !replayAsked.current) setState((s) => ({ ...s, status: s.status === 'saving' ? 'saving' : 'responding', mediaError }));
     })();
     return () => {
       clearTimeout(answerTimer);
@@ -171,9 +174,9 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
   );
 
   const replay = useCallback(() => {
-    if (state.status !== 'responding') return;
+    if (state.status !== 'responding' || replayAsked.current) return;
     failure.current = null;
-    setState((s) => ({ ...s, status: 'playing' }));
+    replayAsked.current = true;
     void releaseHeld().then(() => setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1 })));
   }, [state.status, releaseHeld]);
 
