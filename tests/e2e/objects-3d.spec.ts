@@ -191,3 +191,20 @@ for (const viewport of [
     }
   });
 }
+
+test('a 2D study never loads three.js: no 3D chunk is fetched from the welcome screen to the end of the test', async ({ page, participant }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const { playlist } = await openInstructions(page, participant.linkTo('e2e-acr'), '/instructions/acr.svg');
+  await page.getByRole('button', { name: 'Go to the test' }).click();
+  for (let i = 0; i < playlist.stimulis.length; i++) {
+    const modal = await voteDialog(page, i, playlist.stimulis.length);
+    await modal.getByRole('button', { name: 'Good', exact: true }).click();
+    await modal.getByRole('button', { name: 'Submit' }).click();
+  }
+  await expect(page.locator('#verification-code')).toHaveText(/^\S+$/, { timeout: 30_000 });
+  expect(scripts.some((path) => /\/Stage-/.test(path))).toBe(true);
+  expect(scripts.filter((path) => /objectRenderer|modelLoader|three/i.test(path))).toEqual([]);
+});
