@@ -18,10 +18,12 @@ rmSync(out, { recursive: true, force: true });
 // Folder names as openBenchPage's outDir: GLIMPSE_BENCH_PREBUILT=<out>/pages serves them.
 await buildBenchPage(path.join(repoRoot, 'bench/bubble'), path.join(out, 'pages/bench-bubble'));
 await buildBenchPage(path.join(repoRoot, 'bench/timing'), path.join(out, 'pages/bench-timing'));
+await buildBenchPage(path.join(repoRoot, 'bench/3d'), path.join(out, 'pages/bench-3d'));
 await build({
   entryPoints: {
     bubble: path.join(repoRoot, 'bench/bubble/run.ts'),
     timing: path.join(repoRoot, 'bench/timing/run.ts'),
+    'three-d': path.join(repoRoot, 'bench/3d/run.ts'),
     probe: path.join(repoRoot, 'scripts/gpu/probe.ts'),
   },
   outdir: out,

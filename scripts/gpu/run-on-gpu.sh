@@ -99,6 +99,18 @@ bench() {
   return $status
 }
 
+# bench:3d only (render cost of a 1 M-triangle mesh and a 1 M-point cloud against an image, 1080p, on the GPU).
+bench3d() {
+  driver_env
+  probe
+  local flags
+  flags=$("$node" -e 'const r = require(process.argv[1]); if (r.chosen) console.log(JSON.stringify(r.chosen.flags))' "$(realpath "$results/gpu-probe.json")")
+  if [ -z "$flags" ]; then log "no flag set rendered WebGL on the GPU (see $results/gpu-probe.json): no GPU figures"; exit 4; fi
+  export GLIMPSE_GPU_FLAGS="$flags" GLIMPSE_BENCH_PREBUILT="$root/kit/pages" BENCH_RESULTS_DIR="$results"
+  GLIMPSE_GPU_MACHINE="$(machine)"; export GLIMPSE_GPU_MACHINE
+  (cd "$root/kit" && timeout -k 5 "${THREE_D_LIMIT_S:-200}" "$node" three-d.mjs --gpu "$@")
+}
+
 cmd=${1:-all}; shift || true
 case $cmd in
   keep) keep ;;
@@ -106,6 +118,8 @@ case $cmd in
   machine) machine ;;
   probe) probe ;;
   bench) bench "$@" ;;
+  bench3d) bench3d "$@" ;;
+  all3d) keep; unpack; bench3d "$@" ;;
   all) keep; unpack; bench "$@" ;;
-  *) echo "usage: $0 keep|unpack|machine|probe|bench [--quick]|all [--quick]" >&2; exit 2 ;;
+  *) echo "usage: $0 keep|unpack|machine|probe|bench [--quick]|all [--quick]|bench3d|all3d" >&2; exit 2 ;;
 esac

@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { OBJECT_OPTIONS_SCHEMA, type ObjectOptions } from './objects.js';
 
 const Int = (opts: object = {}) => Type.Integer(opts);
 
 /**
  * Job fields of SPEC §3, as written in a study file and served by GET /api/jobs/{id}.
  * Optional extensions (not in the spec, documented in README): displayMs, largeLoading, coloredScale,
- * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice, minRefreshHz.
+ * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice, minRefreshHz, objects.
  */
 export const JobFields = Type.Object(
   {
@@ -48,6 +49,8 @@ export const JobFields = Type.Object(
      * the eligibility screen from frame intervals; shown as one more pass/fail line.
      */
     minRefreshHz: Type.Optional(Int({ minimum: 1, maximum: 1000 })),
+    /** Extension: how 3D objects are presented (README "3D objects"); a stimulus's `object` overrides it per key. */
+    objects: Type.Optional(Type.Unsafe<ObjectOptions>(OBJECT_OPTIONS_SCHEMA)),
   },
   { additionalProperties: false },
 );

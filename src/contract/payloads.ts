@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_CAMERA_SAMPLES } from './objects.js';
 
 /**
  * Request bodies of SPEC §3/§7. Every object is closed (additionalProperties: false) and arrays are capped,
@@ -64,6 +65,31 @@ export const VideoFrameRecord = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * What the stage drew of a step's 3D objects (stage/types.ts ObjectFrameRecord): one camera for all of them; a
+ * turntable counted as a clip of poses (frames = poses), inspect with frames/skipped/repeated null.
+ */
+export const ObjectFrameRecord = Type.Object(
+  {
+    media: Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 16 }),
+    mode: Type.Union([Type.Literal('turntable'), Type.Literal('inspect')]),
+    posesPerSecond: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+    frames: MaybeFrames,
+    drawnFrames: Frames,
+    skippedFrames: MaybeFrames,
+    repeatedFrames: MaybeFrames,
+    skips: Type.Optional(Type.Array(FrameAt, { maxItems: 1000 })),
+    repeats: Type.Optional(Type.Array(FramesAt, { maxItems: 1000 })),
+    late: Type.Optional(Type.Array(FramesAt, { maxItems: 1000 })),
+    firstFrame: MaybeFrames,
+    firstOnsetMs: MaybeMs,
+    lastFrame: MaybeFrames,
+    lastOnsetMs: MaybeMs,
+    lastOffsetMs: MaybeMs,
+  },
+  { additionalProperties: false },
+);
+
 /** One presentation step as the stage timed it ("call on flip"; stage/types.ts PresentationRecord). */
 export const PresentationRecord = Type.Object(
   {
@@ -77,6 +103,7 @@ export const PresentationRecord = Type.Object(
     droppedFrames: Frames,
     refreshMs: Type.Number({ minimum: 0 }),
     videos: Type.Optional(Type.Array(VideoFrameRecord, { maxItems: 16 })),
+    object: Type.Optional(ObjectFrameRecord),
     endedBy: Type.Optional(Type.Union(['duration', 'video-end', 'click', 'answer', 'abort'].map((k) => Type.Literal(k)))),
     renderedFrames: Type.Optional(Frames),
     drops: Type.Optional(Type.Array(Type.Object({ atMs: Ms, intervalMs: Ms }, { additionalProperties: false }), { maxItems: 10_000 })),
@@ -154,8 +181,7 @@ export const CameraSample = Type.Object(
   { additionalProperties: false },
 );
 export type CameraSample = Static<typeof CameraSample>;
-/** 10 minutes at 165 Hz. */
-export const MAX_CAMERA_SAMPLES = 100_000;
+export { MAX_CAMERA_SAMPLES };
 /** The viewpoints of a 3D stimulus's plays, posted with its answer. */
 export const ViewsRecord = Type.Object(
   {

@@ -1,4 +1,5 @@
 /** Playlist shapes as served by the server (SPEC §3, §7). Types only: safe to import from the web bundle. */
+import type { ObjectOptions } from './objects.js';
 
 // Sources are media names: keys into mediaRessources.
 export interface PlaylistStimulus {
@@ -10,6 +11,8 @@ export interface PlaylistStimulus {
   source?: string;
   reversed: boolean;
   value?: number;
+  /** The stimulus's own 3D presentation options (README "3D objects"), when its study file gives them. */
+  object?: ObjectOptions;
 }
 export interface BubbleMedia {
   stimuli_id: number;

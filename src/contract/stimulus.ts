@@ -7,6 +7,7 @@
 export const MEDIA_FILE_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9._/-]{0,200}$';
 
 /** The stimulus of the generic test page; the server assigns stimuliId. */
+import type { ObjectOptions } from './objects.js';
 import type { StimulusCheck } from './quality.js';
 
 export interface GenericStimulusSpec {
@@ -20,6 +21,8 @@ export interface GenericStimulusSpec {
   value?: number;
   /** A gold, trapping or attention-check stimulus (README "Quality control"). */
   check?: StimulusCheck;
+  /** How its 3D objects are presented, over the job's `objects` (README "3D objects"). */
+  object?: ObjectOptions;
 }
 
 export interface BubbleMediaSpec {

@@ -70,7 +70,7 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
 
   const plan = useMemo(() => {
     if (!stimulus) return null;
-    const kindOf = (source: string): MediaKind => store.getState().media?.get(source)?.kind ?? 'image';
+    const kindOf = (source: string): MediaKind => (store.getState().media?.get(source)?.kind === 'video' ? 'video' : 'image');
     return playPlan(stimulus, query, kindOf);
   }, [stimulus, query, store]);
 

@@ -1,4 +1,5 @@
 import type { PlaylistStimulus } from '../../contract/playlist.js';
+import { OBJECT_OPTIONS_SCHEMA, objectOptionProblems } from '../../contract/objects.js';
 import { MEDIA_FILE_PATTERN, type GenericStimulusSpec } from '../../contract/stimulus.js';
 import type { JsonSchema, StimulusColumns, StimulusRules } from '../types.js';
 import { checkSchema } from './checks.js';
@@ -29,6 +30,8 @@ function genericStimulusSchema(checkAnswer: JsonSchema | null): JsonSchema {
       reversed: { type: 'boolean' },
       /** Training reference score. */
       value: { type: 'number' },
+      /** 3D presentation options over the job's `objects` (README "3D objects"). */
+      object: OBJECT_OPTIONS_SCHEMA,
       ...(checkAnswer ? { check: checkSchema(checkAnswer) } : {}),
     },
   };
@@ -52,6 +55,7 @@ export function genericStimulus(rule: SourceRule, checkAnswer: JsonSchema | null
         problems.push(['', `${protocol} needs exactly one of ${rule.oneOf.join(' or ')}`]);
       }
       for (const s of present) if (!allowed.includes(s)) problems.push([s, `not used by ${protocol} (it takes ${allowed.join(', ')})`]);
+      if (spec.object) for (const [field, message] of objectOptionProblems(spec.object)) problems.push([`object.${field}`, message]);
       return problems;
     },
     media: (spec) => SOURCES.filter((s) => typeof spec[s] === 'string').map((s) => [s, spec[s]!]),
@@ -59,6 +63,7 @@ export function genericStimulus(rule: SourceRule, checkAnswer: JsonSchema | null
       const out: PlaylistStimulus = { stimuliId: id, reversed: spec.reversed ?? false };
       for (const s of SOURCES) if (spec[s]) out[s] = mediaName(spec[s]!);
       if (spec.value !== undefined) out.value = spec.value;
+      if (spec.object) out.object = spec.object;
       return out;
     },
     columns: (spec): StimulusColumns => ({

@@ -2,7 +2,9 @@ import type { JobResponse } from '../../contract/job.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import { layoutOneAfterAnother, layoutQuadruplet, layoutSideBySide, type MediaBox } from '../../web/stage/layouts.js';
 import type { PresentationStep, StageItem } from '../../web/stage/types.js';
+import type { ObjectOptions } from '../../contract/objects.js';
 import type { ChoiceLabels } from '../common/choice/ChoiceResponse.js';
+import { objectEnd, objectEndBeforeNext, objectOptions, showsObjects, withObject } from '../common/objects.js';
 import type { PlanContext } from '../types.js';
 
 /** Pair comparison (SPEC §4 "Pair test, per stimulus", §9 timings). Pure functions only. */
@@ -19,10 +21,12 @@ export interface PairParams {
   /** categoryTest: 1 images side by side, 2 images one after another, 3 videos side by side, 4 videos one after another. */
   category: number;
   displayMs: number;
+  /** The job's 3D presentation options (README "3D objects"); a stimulus's `object` overrides them. */
+  objects?: ObjectOptions;
 }
 
 export function pairParams(job: JobResponse): PairParams {
-  return { category: job.category_id, displayMs: job.displayMs ?? DEFAULT_DISPLAY_MS };
+  return { category: job.category_id, displayMs: job.displayMs ?? DEFAULT_DISPLAY_MS, ...(job.objects ? { objects: job.objects } : {}) };
 }
 
 /** Four videos (sourceC and sourceD present) on a side-by-side video page: top pair (A, B) against bottom pair (C, D). */
@@ -56,6 +60,7 @@ export function planPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams
   const image = { kind: 'duration', ms: displayMs } as const;
   const video = { kind: 'video-end' } as const;
   const gap: PresentationStep = { label: 'gap', items: [], end: { kind: 'duration', ms: GAP_MS } };
+  if (showsObjects(stimulus) && (params.category === 1 || params.category === 2)) return planObjectPair(stimulus, ctx, first[0]!, second[0]!, gap);
   const oneAfterAnother = (end: PresentationStep['end']): PresentationStep[] => {
     const [a, b] = layoutOneAfterAnother(ctx.canvas, [box(first[0]!), box(second[0]!)]);
     return [step('A', [a], end), gap, step('B', [b], end)];
@@ -78,6 +83,20 @@ export function planPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams
   }
 }
 
+/**
+ * A pair of 3D objects on an image page: side by side, both drawn from one camera (one turntable, or one inspection
+ * until the answer); one after another, each from its own start pose, the first for its turn or minimum inspection.
+ */
+function planObjectPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams>, first: string, second: string, gap: PresentationStep): PresentationStep[] {
+  const options = objectOptions(stimulus, ctx.params.objects);
+  const box = (media: string): MediaBox => ({ media, size: ctx.mediaSize(media) });
+  if (ctx.params.category === 1) {
+    return [step('AB', layoutSideBySide(ctx.canvas, [box(first), box(second)]).map((item) => withObject(item, options)), objectEnd(options))];
+  }
+  const [a, b] = layoutOneAfterAnother(ctx.canvas, [box(first), box(second)]).map((item) => withObject(item, options));
+  return [step('A', [a!], objectEndBeforeNext(options, ctx.params.displayMs)), gap, step('B', [b!], objectEnd(options))];
+}
+
 function step(label: string, items: StageItem[], end: PresentationStep['end']): PresentationStep {
   return { label, items, end };
 }
@@ -98,5 +117,6 @@ export function pairLabels(stimulus: PlaylistStimulus, params: PairParams): Choi
       : { first: 'leftVideos', last: 'rightVideos', replay: 'replayVideos' };
   }
   if (params.category === 4) return { first: 'firstVideo', last: 'lastVideo', replay: 'replayVideos' };
+  if (showsObjects(stimulus)) return { first: 'firstObject', last: 'lastObject', replay: 'replayObjects' };
   return { first: 'firstImage', last: 'lastImage', replay: 'replayImages' };
 }

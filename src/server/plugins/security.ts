@@ -36,14 +36,16 @@ export async function registerSecurity(app: FastifyInstance, opts: { mediaBaseUr
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval' compiles WebAssembly only (no JS eval): the meshopt decoder of compressed 3D objects.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         // React sets style properties through the CSSOM, which CSP allows; no inline <style> or style="" markup.
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigin],
         // data: too: PixiJS probes the browser's video alpha handling with a tiny inline WebM before the first video.
         mediaSrc: ["'self'", 'blob:', 'data:', ...mediaOrigin],
-        // The media are downloaded with progress (fetch), then handed to the stage as blobs.
-        connectSrc: ["'self'", ...mediaOrigin],
+        // The media are downloaded with progress (fetch), then handed to the stage as blobs; three.js's glTF loader
+        // reads a 3D object's buffers and textures back from blob: (and embedded data:) URLs with fetch.
+        connectSrc: ["'self'", 'blob:', 'data:', ...mediaOrigin],
         fontSrc: ["'self'", 'data:'],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],

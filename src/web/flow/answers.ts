@@ -1,4 +1,4 @@
-import type { BubbleScreeningBody, MouseSample, RatingBody } from '../../contract/payloads.js';
+import type { BubbleScreeningBody, MouseSample, RatingBody, ViewsRecord } from '../../contract/payloads.js';
 import { isPermanentAnswerFailure, postRating, postScreening, type RatingAck } from './api.js';
 import { openOutbox, type Outbox } from './outbox.js';
 import { inTraining } from './phases.js';
@@ -40,6 +40,8 @@ export interface RatingAnswer extends TimingInput {
   value: number;
   /** The play answered: 0 for the first, then the replay or repetition number (SPEC nbReplay). */
   nbReplay: number;
+  /** The camera poses of a 3D stimulus (README "3D objects"); absent for images and videos. */
+  views?: ViewsRecord | null;
 }
 
 export interface ScreeningAnswer extends TimingInput {
@@ -117,6 +119,7 @@ export class AnswerPipeline {
       nbReplay: answer.nbReplay,
       logs: windowSizeLog(this.win, logExtras(answer)),
       timing: timingEnvelope(answer, this.win),
+      ...(answer.views ? { views: answer.views } : {}),
     }));
   }
 

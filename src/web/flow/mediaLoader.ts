@@ -9,6 +9,8 @@ export { mediaType };
  * stimulus touches the network while it is shown. A small pool of parallel downloads (3) instead of strictly
  * one at a time: it hides per-request latency and the figures stay exact, since they are summed per file.
  * A failed download is only logged; loading ends with whatever was fetched.
+ * A `.gltf` 3D object names side files (buffers, textures) by relative URI: they are fetched from next to it and
+ * counted in its own progress entry (the playlist's size of a .gltf includes them), so it arrives whole or not at all.
  */
 
 export const DEFAULT_CONCURRENCY = 3;
@@ -54,17 +56,43 @@ async function readBody(response: Response, file: FileProgress, changed: () => v
   return new Blob(chunks as BlobPart[]);
 }
 
+/** The relative URIs of a glTF JSON's buffers and images (data: URIs are inside the file already). */
+export function gltfSideFiles(json: unknown): string[] {
+  const doc = json as { buffers?: Array<{ uri?: unknown }>; images?: Array<{ uri?: unknown }> };
+  const uris = [...(doc.buffers ?? []), ...(doc.images ?? [])].map((entry) => entry?.uri).filter((uri): uri is string => typeof uri === 'string');
+  return [...new Set(uris.filter((uri) => !/^[a-z][a-z0-9+.-]*:/i.test(uri)).map((uri) => decodeURIComponent(uri)))];
+}
+
+async function fetchBody(url: string, file: FileProgress, options: LoadOptions, changed: () => void, own: false | 'gltf' | 'whole'): Promise<{ blob: Blob; contentType: string | null }> {
+  const response = await fetch(url, { signal: options.signal });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const length = Number(response.headers.get('content-length'));
+  // A .gltf's own length is not its whole size (its side files come after it): the playlist's size stands.
+  const partial = own === 'gltf' && file.expectedBytes !== null;
+  if (own && !partial && Number.isFinite(length) && length > 0) file.expectedBytes = length;
+  return { blob: await readBody(response, file, changed), contentType: response.headers.get('content-type') };
+}
+
+/** A .gltf's side files, by the URI the file gives them, fetched from the .gltf's own folder. */
+async function downloadSideFiles(name: string, gltf: Blob, file: FileProgress, options: LoadOptions, changed: () => void): Promise<Map<string, Blob>> {
+  const folder = name.includes('/') ? name.slice(0, name.lastIndexOf('/') + 1) : '';
+  const files = new Map<string, Blob>();
+  for (const uri of gltfSideFiles(JSON.parse(await gltf.text()))) {
+    if (uri.split('/').includes('..')) throw new Error(`side file ${uri} is outside the media folder`);
+    files.set(uri, (await fetchBody(mediaUrl(options.base, folder + uri), file, options, changed, false)).blob);
+  }
+  return files;
+}
+
 async function downloadOne(name: string, file: FileProgress, options: LoadOptions, changed: () => void): Promise<LoadedMedia | null> {
   try {
-    const response = await fetch(mediaUrl(options.base, name), { signal: options.signal });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const length = Number(response.headers.get('content-length'));
-    if (Number.isFinite(length) && length > 0) file.expectedBytes = length;
-    const raw = await readBody(response, file, changed);
-    const type = mediaType(name, response.headers.get('content-type'));
-    if (!type || type.kind === 'model') throw new Error('not an image or a video');
+    const own = /\.gltf$/i.test(name) ? 'gltf' : 'whole';
+    const { blob: raw, contentType } = await fetchBody(mediaUrl(options.base, name), file, options, changed, own);
+    const type = mediaType(name, contentType);
+    if (!type) throw new Error('not an image, a video or a 3D object');
     const blob = raw.type === type.mime ? raw : new Blob([raw], { type: type.mime });
-    return { name, kind: type.kind, mime: type.mime, blob, url: URL.createObjectURL(blob) };
+    const files = type.mime === 'model/gltf+json' ? await downloadSideFiles(name, blob, file, options, changed) : undefined;
+    return { name, kind: type.kind, mime: type.mime, blob, url: URL.createObjectURL(blob), ...(files ? { files } : {}) };
   } catch (error) {
     console.log(`media download failed: ${name}`, error);
     file.receivedBytes = file.expectedBytes ?? file.receivedBytes;

@@ -4,14 +4,17 @@ import type { StagedModule } from '../../protocols/types.js';
 import { answerPipelineOf } from '../flow/answers.js';
 import { mediaType } from '../flow/mediaLoader.js';
 import type { GlimpseStore } from '../flow/store.js';
+import { createViewsStore } from '../flow/viewsStore.js';
 import { isStageMediaError } from '../stage/errors.js';
-import type { PresentationRecord, StageController } from '../stage/types.js';
+import type { PresentationRecord, PresentationStep, StageController } from '../stage/types.js';
 
 /**
  * Runs a staged protocol's playlist on the stage, one stimulus at a time (SPEC §4 "Pair test, per stimulus",
  * generic over the module): prepare its media, play its plan, open the response view, hand the answer to the
  * answer pipeline, advance once it is stored. A failed post keeps the stimulus; the pipeline keeps its key, so
  * submitting again cannot store it twice.
+ * A 3D object in inspect mode is a 'hold' step: the response view opens while it is still on screen (after the
+ * object's minInspectMs), and the answer (or a replay) releases it; its camera poses go with the answer (`views`).
  */
 
 export type TrialStatus = 'preparing' | 'playing' | 'responding' | 'saving';
@@ -21,7 +24,7 @@ export interface TrialState {
   status: TrialStatus;
   nbReplay: number;
   /** Kind of media the stage could not show for this stimulus, if any. */
-  mediaError: 'video' | 'image' | null;
+  mediaError: 'video' | 'image' | 'model' | null;
   /** Changes on every play, so the response view is remounted (and its answer cleared) after a replay. */
   playCount: number;
 }
@@ -43,10 +46,16 @@ interface RunnerInput {
 }
 
 /** Kind of the media that could not be shown: a download that failed has no kind yet, its name tells it. */
-function failedKind(error: unknown): 'video' | 'image' {
+function failedKind(error: unknown): 'video' | 'image' | 'model' {
   if (!isStageMediaError(error)) return 'image';
   if (error.mediaKind !== 'unknown') return error.mediaKind;
-  return mediaType(error.media, null)?.kind === 'video' ? 'video' : 'image';
+  return mediaType(error.media, null)?.kind ?? 'image';
+}
+
+/** A step that stays up while the participant answers (inspect): the answer view opens this long after its onset. */
+function answerOpensAfter(step: PresentationStep | undefined): number | null {
+  if (step?.end.kind !== 'hold') return null;
+  return Math.max(0, ...step.items.map((item) => item.object?.minInspectMs ?? 0));
 }
 
 const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
@@ -58,6 +67,11 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
   const plays = useRef<PresentationRecord[][]>([]);
   /** Why the current stimulus could not be shown, for the answer's timing envelope. */
   const failure = useRef<string | null>(null);
+  /** The play of a step held until the answer (inspect), while it runs: the answer releases it first. */
+  const held = useRef<Promise<unknown> | null>(null);
+  /** A replay was asked while a held step was up: its end must not reopen the answer view. */
+  const replayAsked = useRef(false);
+  const views = useRef(createViewsStore()).current;
   const stimulus = stimuli[state.index];
 
   useEffect(() => {
@@ -76,6 +90,8 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
     if (!stage || !stimulus) return;
     const abort = new AbortController();
     const replay = playCount > 0;
+    let answerTimer: ReturnType<typeof setTimeout> | undefined;
+    replayAsked.current = false;
     void (async () => {
       let mediaError: TrialState['mediaError'] = null;
       try {
@@ -83,7 +99,17 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
         if (abort.signal.aborted) return;
         setState((s) => ({ ...s, status: 'playing' }));
         const steps = module.plan(stimulus, { params, canvas: stage.size(), mediaSize: (m) => stage.mediaSize(m), replay });
-        plays.current.push(await stage.play(steps, { signal: abort.signal }));
+        const playing = stage.play(steps, {
+          signal: abort.signal,
+          onOnset: (i) => {
+            const wait = answerOpensAfter(steps[i]);
+            if (wait === null) return;
+            held.current = playing.catch(() => undefined);
+            answerTimer = setTimeout(() => setState((s) => (s.status === 'playing' ? { ...s, status: 'responding' } : s)), wait);
+          },
+          onCameraPose: (sample) => views.getState().append(playCount, sample),
+        });
+        plays.current.push(await playing);
       } catch (error) {
         if (abort.signal.aborted) return;
         console.log('the stimulus could not be shown', error);
@@ -91,49 +117,68 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
         mediaError = failedKind(error);
         failure.current = error instanceof Error ? error.message : String(error);
       }
-      if (!abort.signal.aborted) setState((s) => ({ ...s, status: 'responding', mediaError }));
+      held.current = null;
+      clearTimeout(answerTimer);
+      // An answer given while a held step was up is already being saved: it keeps 'saving'.
+      if (!abort.signal.aborted && !replayAsked.current) setState((s) => ({ ...s, status: s.status === 'saving' ? 'saving' : 'responding', mediaError }));
     })();
-    return () => abort.abort();
-  }, [stage, stimulus, index, playCount, module, params]);
+    return () => {
+      clearTimeout(answerTimer);
+      abort.abort();
+    };
+  }, [stage, stimulus, index, playCount, module, params, views]);
+
+  /** Ends a held step (inspect) and waits for its records; nothing to wait for otherwise. */
+  const releaseHeld = useCallback(async () => {
+    const play = held.current;
+    if (!play) return;
+    stage?.release();
+    await play;
+  }, [stage]);
 
   const advance = useCallback(() => {
     plays.current = [];
     failure.current = null;
+    views.getState().reset();
     if (state.index + 1 >= stimuli.length) {
       onDone();
       return;
     }
     setState((s) => ({ ...FIRST, index: s.index + 1 }));
-  }, [state.index, stimuli.length, onDone]);
+  }, [state.index, stimuli.length, onDone, views]);
 
   const answer = useCallback(
     (value: unknown) => {
       if (!stimulus || state.status !== 'responding') return;
       setState((s) => ({ ...s, status: 'saving' }));
-      void answerPipelineOf(store)
-        .rating({
-          stimulusId: stimulus.stimuliId,
-          value: module.value(value, stimulus),
-          nbReplay: state.nbReplay,
-          plays: plays.current,
-          refreshMs: stage?.refreshMs,
-          refresh: stage?.refresh,
-          mediaError: failure.current,
-        })
+      void releaseHeld()
+        .then(() =>
+          answerPipelineOf(store).rating({
+            stimulusId: stimulus.stimuliId,
+            value: module.value(value, stimulus),
+            nbReplay: state.nbReplay,
+            plays: plays.current,
+            refreshMs: stage?.refreshMs,
+            refresh: stage?.refresh,
+            mediaError: failure.current,
+            views: views.getState().record(),
+          }),
+        )
         .then((outcome) => {
           // SPEC §4 step 6: a failed post is only logged; the test stays on this stimulus and can be submitted again.
           if (outcome === 'stored' || outcome === 'training') advance();
           else setState((s) => ({ ...s, status: 'responding' }));
         });
     },
-    [store, stimulus, state.status, state.nbReplay, stage, module, advance],
+    [store, stimulus, state.status, state.nbReplay, stage, module, advance, releaseHeld, views],
   );
 
   const replay = useCallback(() => {
-    if (state.status !== 'responding') return;
+    if (state.status !== 'responding' || replayAsked.current) return;
     failure.current = null;
-    setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1 }));
-  }, [state.status]);
+    replayAsked.current = true;
+    void releaseHeld().then(() => setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1 })));
+  }, [state.status, releaseHeld]);
 
   return { ...state, stimulus, answer, replay };
 }

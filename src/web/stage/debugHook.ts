@@ -5,6 +5,7 @@
 import type { BlurPlan } from './bubble/blurPlan';
 import type { DrawnWindow } from './bubble/bubbleLayer';
 import type { PresentationRecord, Rect, RefreshInfo } from './types';
+import type { CameraPose } from './objects/objectPose';
 
 export type Rgba = [number, number, number, number];
 
@@ -27,6 +28,13 @@ export interface GlimpseStageDebug {
   readonly drawn: DrawnWindow | null;
   /** Bubble: the blur plan of the media on screen (factor, deviation per pass...). */
   readonly blurPlan: BlurPlan | null;
+  /**
+   * Benchmarks: `measureRender(true)` makes every clock frame render in full and wait for the GPU (a 1-pixel read),
+   * noting each frame's render cost (ms); `measureRender(false)` stops and returns the costs noted.
+   */
+  measureRender(on: boolean): number[];
+  /** 3D: the camera pose of the objects on screen as last drawn, with the refreshes since their onset; else null. */
+  readonly objectPose: (CameraPose & { frame: number }) | null;
 }
 
 declare global {

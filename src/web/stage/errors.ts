@@ -23,7 +23,7 @@ export class StageMediaError extends Error {
 
   constructor(
     readonly media: string,
-    readonly mediaKind: 'image' | 'video' | 'unknown',
+    readonly mediaKind: 'image' | 'video' | 'model' | 'unknown',
     readonly reason: StageMediaFailure,
     detail?: string,
     /** Records of the steps shown before the failure (play() only; set when play() rejects). */

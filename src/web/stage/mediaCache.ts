@@ -2,8 +2,9 @@
  * GPU textures of the preloaded media. Images are decoded from their blob (createImageBitmap). A video's container
  * is read (its frame count and timestamps); where WebCodecs decodes its codec it becomes a ClipPlayer drawn by the
  * stage's clock, else it plays from its object URL in a detached <video> (the element-timed fallback). Both are
- * uploaded at prepare() so the first frame of a step costs no decode or upload. Never touches the network: it only
- * reads LoadedMedia blobs / object URLs.
+ * uploaded at prepare() so the first frame of a step costs no decode or upload. A 3D object (`model`) is parsed and
+ * uploaded by the three.js layer (its own lazy chunk, loaded with the first model). Never touches the network: it
+ * only reads LoadedMedia blobs / object URLs.
  */
 import { ImageSource, Texture, VideoSource } from 'pixi.js';
 import type { Renderer } from 'pixi.js';
@@ -11,13 +12,19 @@ import { StageMediaError } from './errors';
 import type { ClipTimeline } from './clipCadence';
 import { canDecode, ClipPlayer, demuxClip } from './clipPlayer';
 import type { LoadedMedia, MediaLookup } from './types';
+import type { LoadedModel } from './objects/modelLoader';
+import { MODEL_VIEW_PX } from './objects/objectPose';
+
+/** Parses a 3D media and uploads it to the GPU (the engine's lazily loaded three.js layer). */
+export type ModelUploader = (loaded: LoadedMedia) => Promise<LoadedModel>;
 
 /** 'auto': the stage-clock player where WebCodecs decodes the clip; 'element': always the <video> element. */
 export type VideoPath = 'auto' | 'element';
 
 export interface PreparedMedia {
   name: string;
-  kind: 'image' | 'video';
+  kind: 'image' | 'video' | 'model';
+  /** Texture.EMPTY for a 3D object (three.js draws it). */
   texture: Texture;
   width: number;
   height: number;
@@ -25,6 +32,8 @@ export interface PreparedMedia {
   video?: HTMLVideoElement;
   /** A video on the stage-clock path. */
   clip?: ClipPlayer;
+  /** A 3D object, parsed and on the GPU. */
+  model?: LoadedModel;
   /** A video's frame timestamps, from its container; null when it could not be read. */
   timeline?: ClipTimeline | null;
   /** Resolves when the media can be played from its start again (a clip re-decoding after a rewind). */
@@ -47,6 +56,7 @@ export class MediaCache {
     private readonly renderer: Renderer,
     private readonly capacity = DEFAULT_CAPACITY,
     private readonly videoPath: VideoPath = 'auto',
+    private readonly uploadModel: ModelUploader | null = null,
   ) {}
 
   get(name: string): PreparedMedia | undefined {
@@ -102,10 +112,25 @@ export class MediaCache {
   private async create(name: string): Promise<PreparedMedia> {
     const loaded = this.lookup(name);
     if (!loaded) throw new StageMediaError(name, 'unknown', 'missing');
+    if (loaded.kind === 'model') return this.createModel(loaded);
     const entry = loaded.kind === 'video' ? await createVideo(loaded, this.videoPath) : await createImage(loaded);
     // Binding a source uploads it now rather than in the first frame that draws it.
     this.renderer.texture.initSource(entry.texture.source);
     return entry;
+  }
+
+  private async createModel(loaded: LoadedMedia): Promise<PreparedMedia> {
+    if (!this.uploadModel) throw new StageMediaError(loaded.name, 'model', 'decode', 'this stage draws no 3D objects');
+    const model = await this.uploadModel(loaded);
+    return {
+      name: loaded.name,
+      kind: 'model',
+      texture: Texture.EMPTY,
+      model,
+      width: MODEL_VIEW_PX,
+      height: MODEL_VIEW_PX,
+      release: () => model.release(),
+    };
   }
 
   private evict(keep: ReadonlySet<string>): void {

@@ -10,6 +10,8 @@
  *      region it changed (the canvas keeps the rest: preserveDrawingBuffer). On a step onset, a 1-pixel readPixels
  *      waits for the GPU and the time is noted ("call on flip").
  * Frames where nothing changes are not rendered at all: the canvas keeps its last image.
+ * 3D objects (README "3D objects") are drawn by three.js on the same WebGL context right after Pixi renders, in
+ * the same clock frame, from the pose their ObjectRun gives for that frame (objects/, loaded with the first model).
  */
 import { Sprite, Texture } from 'pixi.js';
 import type { Application, Container, WebGLRenderer } from 'pixi.js';
@@ -19,8 +21,13 @@ import type { StageMediaError } from './errors';
 import { FrameClock } from './frameClock';
 import type { FrameInfo, FrameScheduler } from './frameClock';
 import { MediaCache, type VideoPath } from './mediaCache';
+import { OBJECT_DEFAULTS } from '../../contract/objects';
+import type { LoadedModel } from './objects/modelLoader';
+import type { CameraPose } from './objects/objectPose';
+import type { ObjectRenderer } from './objects/objectRenderer';
+import { ObjectRun } from './objects/objectRun';
 import { StepSequencer } from './stepSequencer';
-import type { RefreshInfo, MediaLookup, PlayOptions, PresentationRecord, PresentationStep, Rect, StageController, StageItem } from './types';
+import type { LoadedMedia, RefreshInfo, MediaLookup, PlayOptions, PresentationRecord, PresentationStep, Rect, StageController, StageItem } from './types';
 import { ClipRun, ElementRun, type VideoRun } from './videoRun';
 
 export interface StageEngineOptions {
@@ -45,6 +52,10 @@ interface ActiveRun {
   options: PlayOptions;
   sequencer: StepSequencer;
   videos: VideoRun[];
+  /** The current step's 3D objects (one camera for all of them), or null. */
+  object: ObjectRun | null;
+  /** Index of the step on screen. */
+  step: number;
   /** The first media failure; the play ends at the next frame and rejects with it. */
   error: StageMediaError | null;
   resolve(records: PresentationRecord[]): void;
@@ -59,6 +70,15 @@ interface PendingProbe {
 }
 
 const isBubble = (item: StageItem): item is BubbleItem => item.bubble !== undefined;
+
+/** The 3D objects on screen: where each is drawn, the view settings and the pose last drawn. */
+interface ObjectsOnScreen {
+  items: Array<{ model: LoadedModel; rect: Rect }>;
+  options: StageItem['object'] & object;
+  pose: CameraPose;
+  /** Refreshes since the onset when `pose` was drawn. */
+  frame: number;
+}
 
 export class StageEngine implements StageController {
   private readonly app: Application;
@@ -87,6 +107,15 @@ export class StageEngine implements StageController {
   private pointer: { clientX: number; clientY: number } | null = null;
   private canvasRect: Rect = { x: 0, y: 0, width: 0, height: 0 };
   private readonly pixel = new Uint8Array(4);
+  /** three.js on the stage's context, created with the first 3D media (its own lazy chunk). */
+  private objectRenderer: Promise<ObjectRenderer> | null = null;
+  private objectsOnScreen: ObjectsOnScreen | null = null;
+  private objectRendererNow: ObjectRenderer | null = null;
+  private background: string;
+  /** Benchmarks (debug hook `measureRender`): every frame renders in full, waits for the GPU and notes the cost. */
+  private renderCosts: number[] | null = null;
+  /** Inspect: the pointer position of the drag in progress (client px), or null. */
+  private dragFrom: { x: number; y: number; pointerId: number } | null = null;
 
   constructor(options: StageEngineOptions) {
     this.app = options.app;
@@ -95,7 +124,8 @@ export class StageEngine implements StageController {
     this.pointerEvents = options.pointerEvents ?? window;
     this.pointerSource = options.pointer ?? null;
     this.clock = new FrameClock(options.scheduler);
-    this.media = new MediaCache(options.lookup, this.app.renderer, undefined, options.videoPath);
+    this.background = options.background;
+    this.media = new MediaCache(options.lookup, this.app.renderer, undefined, options.videoPath, (loaded) => this.uploadModel(loaded));
     this.bubble = new BubbleLayer(this.app.renderer, this.app.stage);
     // Pixi's GC would unload a prepared texture left unused for 60 s, so that its onset frame re-uploads it;
     // MediaCache owns texture lifetimes instead.
@@ -107,6 +137,9 @@ export class StageEngine implements StageController {
     this.resizeObserver.observe(this.host);
     this.measureHost();
     this.app.canvas.addEventListener('pointerdown', this.handlePointerDown);
+    this.app.canvas.addEventListener('wheel', this.handleWheel, { passive: false });
+    this.app.canvas.addEventListener('pointerup', this.handlePointerUp);
+    this.app.canvas.addEventListener('pointercancel', this.handlePointerUp);
     this.pointerEvents.addEventListener('pointermove', this.handlePointerMove, { passive: true });
     this.pointerEvents.addEventListener('scroll', this.handleScroll, { passive: true });
     this.clock.onFrame((frame) => this.drawFrame(frame));
@@ -159,8 +192,17 @@ export class StageEngine implements StageController {
       get blurPlan() {
         return engine.bubble.blurPlan;
       },
+      get objectPose() {
+        const objects = engine.objectsOnScreen;
+        return objects && { ...objects.pose, frame: objects.frame };
+      },
       size: () => this.size(),
       probe: (x, y) => this.probe(x, y),
+      measureRender: (on) => {
+        const costs = this.renderCosts ?? [];
+        this.renderCosts = on ? [] : null;
+        return costs;
+      },
     });
     return this;
   }
@@ -199,12 +241,13 @@ export class StageEngine implements StageController {
       this.starting = false;
     }
     const refreshMs = await this.clock.whenMeasured();
+    this.warmObjects(steps);
     return new Promise((resolve, reject) => {
       const sequencer = new StepSequencer(
         steps.map((step) => ({ label: step.label, media: step.items.map((item) => item.media), end: step.end })),
         refreshMs,
       );
-      this.run = { steps, options, sequencer, videos: [], error: null, resolve, reject };
+      this.run = { steps, options, sequencer, videos: [], object: null, step: -1, error: null, resolve, reject };
     });
   }
 
@@ -223,6 +266,8 @@ export class StageEngine implements StageController {
 
   setBackground(color: string): void {
     this.app.renderer.background.color = color;
+    this.background = color;
+    void this.objectRenderer?.then((renderer) => renderer.setBackground(color));
     this.dirty = true;
   }
 
@@ -241,6 +286,9 @@ export class StageEngine implements StageController {
     this.resizeObserver.disconnect();
     this.removeDebugHook?.();
     this.app.canvas.removeEventListener('pointerdown', this.handlePointerDown);
+    this.app.canvas.removeEventListener('wheel', this.handleWheel);
+    this.app.canvas.removeEventListener('pointerup', this.handlePointerUp);
+    this.app.canvas.removeEventListener('pointercancel', this.handlePointerUp);
     this.pointerEvents.removeEventListener('pointermove', this.handlePointerMove);
     this.pointerEvents.removeEventListener('scroll', this.handleScroll);
     const run = this.run;
@@ -253,6 +301,7 @@ export class StageEngine implements StageController {
     this.show([]);
     this.bubble.destroy();
     this.media.destroy();
+    void this.objectRenderer?.then((renderer) => renderer.destroy());
   }
 
   private drawFrame(frame: FrameInfo): void {
@@ -277,15 +326,18 @@ export class StageEngine implements StageController {
     const run = this.run;
     let videoChanged = false;
     let bubbleVideoChanged = false;
+    let objectsChanged = false;
     if (run) {
       if (run.options.signal?.aborted) run.sequencer.abort();
       // Refreshes first: a clip whose last frame has had its refreshes ends its step in this very frame.
       run.videos.forEach((video) => video.tick(frame));
+      run.object?.tick(frame);
       const change = run.sequencer.frame(frame);
       if (change.kind !== 'none') {
         if (change.ended !== null) this.stopVideos(run, run.sequencer.records[change.ended]);
         if (change.kind === 'show') {
           const step = run.steps[change.index];
+          run.step = change.index;
           this.show(step.items);
           this.startVideos(run, step.items, frame);
           onset = true;
@@ -300,19 +352,32 @@ export class StageEngine implements StageController {
         videoChanged ||= changed;
         if (changed && video.media === this.bubble.media) bubbleVideoChanged = true;
       }
+      if (run.object && this.objectsOnScreen) {
+        const object = run.object;
+        const pose = object.pose();
+        objectsChanged = object.drew(pose, frame);
+        this.objectsOnScreen.pose = pose;
+        this.objectsOnScreen.frame = object.refreshIndex;
+        run.options.onCameraPose?.({ step: run.step, mode: object.mode, frame: object.refreshIndex, t: frame.timestamp, ...pose });
+      }
     }
     if (this.bubble.refreshVideo((run?.videos.length ?? 0) > 0, bubbleVideoChanged)) this.dirty = true;
     const damage = this.bubble.follow(this.pointerOnCanvas(), frame);
     // A video with a new frame draws the frame; a bubble window move draws only the region it changed.
-    const full = this.dirty || onset || this.warmingUp || (videoChanged && this.bubble.media === null);
+    const full = this.dirty || onset || this.warmingUp || objectsChanged || this.renderCosts !== null || (videoChanged && this.bubble.media === null);
+    const started = performance.now();
     if (full || damage) {
       if (full) this.bubble.drawAll();
       else this.bubble.drawRegion(damage!);
       this.app.renderer.render({ container: this.app.stage, clear: full });
+      if (full) this.drawObjects();
       this.dirty = false;
       if (onset && run && this.hasGl()) {
         this.readPixel(0, 0);
         run.sequencer.markOnsetRendered(performance.now());
+      } else if (this.renderCosts && this.hasGl()) {
+        this.readPixel(0, 0);
+        this.renderCosts.push(performance.now() - started);
       }
     }
     // The canvas keeps its last frame (preserveDrawingBuffer): a probe reads what is on screen.
@@ -324,10 +389,16 @@ export class StageEngine implements StageController {
   private show(items: readonly StageItem[]): void {
     for (const child of this.root.removeChildren()) child.destroy();
     if (items.length > 0) this.lastMediaRects = items.map((item) => ({ ...item.rect }));
+    this.objectsOnScreen = null;
     for (const item of items) {
       if (isBubble(item)) continue;
       const entry = this.media.get(item.media);
       if (!entry) continue; // play() prepared every media; only an eviction race could get here
+      if (entry.model) {
+        this.objectsOnScreen ??= { items: [], options: item.object ?? OBJECT_DEFAULTS, pose: { az: 0, el: 0, dist: 1 }, frame: 0 };
+        this.objectsOnScreen.items.push({ model: entry.model, rect: item.rect });
+        continue;
+      }
       const sprite = new Sprite(entry.texture);
       sprite.position.set(item.rect.x, item.rect.y);
       sprite.setSize(item.rect.width, item.rect.height);
@@ -342,7 +413,7 @@ export class StageEngine implements StageController {
     const names = [...new Set(items.filter((item) => !item.paused).map((item) => item.media))];
     const refreshMs = this.refreshMs;
     const onEnded = () => {
-      if (run.videos.every((v) => v.ended)) run.sequencer.markVideosEnded();
+      if (run.videos.every((v) => v.ended) && (run.object?.ended ?? true)) run.sequencer.markVideosEnded();
     };
     const onError = (error: StageMediaError) => {
       run.error ??= error;
@@ -353,12 +424,29 @@ export class StageEngine implements StageController {
       if (entry?.clip) run.videos.push(new ClipRun(name, entry.clip, refreshMs, onEnded, onError));
       else if (entry?.video) run.videos.push(new ElementRun(name, entry.video, entry.timeline ?? null, refreshMs, onEnded, onError));
     }
-    // A 'video-end' step without a playing video has nothing to wait for.
-    if (run.videos.length === 0) run.sequencer.markVideosEnded();
+    const objects = this.objectsOnScreen;
+    if (objects) {
+      run.object = new ObjectRun(
+        objects.items.map((item) => item.model.name),
+        objects.options,
+        refreshMs,
+        onEnded,
+      );
+      run.object.start(frame);
+      this.app.canvas.style.touchAction = objects.options.mode === 'inspect' ? 'none' : '';
+    }
+    // A 'video-end' step without a playing video or a turntable has nothing to wait for.
+    if (run.videos.length === 0 && run.object?.mode !== 'turntable') run.sequencer.markVideosEnded();
     run.videos.forEach((video) => video.start(frame));
   }
 
   private stopVideos(run: ActiveRun, record: PresentationRecord): void {
+    if (run.object) {
+      record.object = run.object.stop();
+      run.object = null;
+      this.dragFrom = null;
+      this.app.canvas.style.touchAction = '';
+    }
     if (run.videos.length === 0) return;
     record.videos = run.videos.map((video) => video.stop());
     run.videos = [];
@@ -375,6 +463,49 @@ export class StageEngine implements StageController {
     } else {
       run.resolve(records);
     }
+  }
+
+  /**
+   * three.js draws the 3D objects on screen over what Pixi just rendered (same context, same frame), then Pixi's
+   * cached GL state is reset. Until the three.js layer exists there can be no object on screen.
+   */
+  private drawObjects(): void {
+    const objects = this.objectsOnScreen;
+    const renderer = this.objectRendererNow;
+    if (!objects || !renderer) return;
+    renderer.draw(objects.items, objects.pose, objects.options, this.app.renderer.resolution, this.app.screen.height);
+    this.app.renderer.resetState();
+  }
+
+  /** Each 3D step drawn once off screen at its rectangles' sizes, so that its onset frame allocates nothing. */
+  private warmObjects(steps: readonly PresentationStep[]): void {
+    const renderer = this.objectRendererNow;
+    if (!renderer) return;
+    for (const step of steps) {
+      const items = step.items.flatMap((item) => {
+        const model = this.media.get(item.media)?.model;
+        return model ? [{ model, rect: item.rect, view: item.object ?? OBJECT_DEFAULTS }] : [];
+      });
+      if (items.length > 0) renderer.warm(items, items[0]!.view, this.app.renderer.resolution);
+    }
+    this.app.renderer.resetState();
+  }
+
+  /** The three.js layer (loaded and created with the first 3D media), then the model parsed and uploaded with it. */
+  private async uploadModel(loaded: LoadedMedia): Promise<LoadedModel> {
+    this.objectRenderer ??= Promise.all([import('./objects/objectRenderer'), import('./objects/modelLoader')]).then(([{ ObjectRenderer }]) => {
+      const gl = (this.app.renderer as WebGLRenderer).gl as WebGL2RenderingContext | undefined;
+      if (!gl) throw new Error('3D objects need the WebGL renderer');
+      const renderer = new ObjectRenderer(this.app.canvas, gl);
+      renderer.setBackground(this.background);
+      this.objectRendererNow = renderer;
+      return renderer;
+    });
+    const [renderer, { loadModel }] = await Promise.all([this.objectRenderer, import('./objects/modelLoader')]);
+    const model = await loadModel(loaded);
+    renderer.upload(model, OBJECT_DEFAULTS);
+    this.app.renderer.resetState();
+    return model;
   }
 
   private mediaInUse(): Set<string> {
@@ -435,11 +566,38 @@ export class StageEngine implements StageController {
   }
 
   private readonly handlePointerDown = (event: PointerEvent): void => {
-    if (event.isPrimary) this.run?.sequencer.click(event.timeStamp);
+    if (!event.isPrimary) return;
+    this.run?.sequencer.click(event.timeStamp);
+    if (this.run?.object?.mode === 'inspect') {
+      // Inspect: a drag turns the camera; captured, so it goes on outside the canvas.
+      this.dragFrom = { x: event.clientX, y: event.clientY, pointerId: event.pointerId };
+      this.app.canvas.setPointerCapture?.(event.pointerId);
+      event.preventDefault();
+    }
   };
 
   private readonly handlePointerMove = (event: PointerEvent): void => {
-    if (event.isPrimary) this.pointer = { clientX: event.clientX, clientY: event.clientY };
+    if (!event.isPrimary) return;
+    this.pointer = { clientX: event.clientX, clientY: event.clientY };
+    const drag = this.dragFrom;
+    if (drag && drag.pointerId === event.pointerId && this.run?.object) {
+      // Applied in the next clock frame (the pose is read when the frame is drawn).
+      this.run.object.drag(event.clientX - drag.x, event.clientY - drag.y);
+      drag.x = event.clientX;
+      drag.y = event.clientY;
+    }
+  };
+
+  private readonly handlePointerUp = (event: PointerEvent): void => {
+    if (this.dragFrom?.pointerId === event.pointerId) this.dragFrom = null;
+  };
+
+  private readonly handleWheel = (event: WheelEvent): void => {
+    if (this.run?.object?.mode !== 'inspect') return;
+    event.preventDefault();
+    // Lines and pages as pixels (Firefox reports lines).
+    const scale = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.canvasRect.height : 1;
+    this.run.object.wheel(event.deltaY * scale);
   };
 
   private readonly handleScroll = (): void => this.measureHost();

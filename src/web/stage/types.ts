@@ -2,6 +2,7 @@
  * The stage's public contract. Everything outside src/web/stage talks to the stage through these types
  * (no pixi.js import here, so importing this file does not pull PixiJS into the first bundle).
  */
+import type { ResolvedObjectOptions } from '../../contract/objects';
 
 /** A rectangle in CSS pixels, relative to the stage canvas's top-left corner. */
 export interface Rect {
@@ -28,6 +29,11 @@ export interface StageItem {
   bubble?: BubbleWindow;
   /** A video shown on its first frame, not playing (the bubble's screen waiting for the click). */
   paused?: boolean;
+  /**
+   * A 3D object (a `model` media) and how it is presented. All 3D items of a step share one camera: they must have
+   * the same mode and options (the first one's are used).
+   */
+  object?: ResolvedObjectOptions;
 }
 
 /** How a presentation step ends. Durations are converted to whole frames against the measured refresh period. */
@@ -87,6 +93,18 @@ export interface VideoFrameRecord {
   lastOffsetMs: number | null;
 }
 
+/**
+ * What the stage drew of the 3D objects of one step (all drawn from one camera pose per frame). A turntable is
+ * counted as a clip of poses (frames = poses, pose k due at refresh ceil(k / posesPerSecond · R)): skipped poses
+ * are those a dropped frame never showed. Inspect: frames, skipped and repeated are null; drawnFrames counts frames.
+ */
+export interface ObjectFrameRecord extends Omit<VideoFrameRecord, 'media' | 'timing'> {
+  media: string[];
+  mode: 'turntable' | 'inspect';
+  /** Turntable pose rate; null in inspect mode. */
+  posesPerSecond: number | null;
+}
+
 /** "Call on flip" timing of one step: what was asked, what was shown. All times are performance.now() ms. */
 export interface PresentationRecord {
   label: string;
@@ -102,6 +120,8 @@ export interface PresentationRecord {
   droppedFrames: number;
   refreshMs: number;
   videos?: VideoFrameRecord[];
+  /** The step's 3D objects: the poses drawn. */
+  object?: ObjectFrameRecord;
   /** What ended the step: its duration, its videos' end, a click, the page's release() (an answer), or an abort. */
   endedBy?: 'duration' | 'video-end' | 'click' | 'answer' | 'abort';
   /** Clock frames (rAF callbacks) that drew or kept the step, onset frame included, offset frame excluded.
@@ -122,6 +142,19 @@ export interface PlayOptions {
   signal?: AbortSignal;
   /** Called in the frame that first draws step `index` (its rAF timestamp, performance.now timebase). */
   onOnset?(index: number, label: string, timestampMs: number): void;
+  /** Called in every frame that draws a 3D step, with the camera pose it draws (README "3D objects"). */
+  onCameraPose?(sample: CameraPoseSample): void;
+}
+
+/** The camera pose one frame drew: `frame` = refreshes since the step's onset, `t` = the frame's rAF timestamp. */
+export interface CameraPoseSample {
+  step: number;
+  mode: 'turntable' | 'inspect';
+  frame: number;
+  t: number;
+  az: number;
+  el: number;
+  dist: number;
 }
 
 /** The display's refresh as the stage measured it (contract TimingEnvelope.refresh). */
@@ -146,7 +179,7 @@ export interface StageController {
   size(): { width: number; height: number };
   /** Where the canvas is in the window (client CSS px): pointer positions map onto it. */
   clientRect(): Rect;
-  /** Natural size of a loaded media (image or video), in pixels. */
+  /** Natural size of a loaded media, in pixels (a 3D object: the square it is drawn in at most, MODEL_VIEW_PX). */
   mediaSize(media: string): { width: number; height: number };
   /**
    * Decode and upload these media (names, or items: a bubble item is also blurred now), so that a later play()
@@ -166,9 +199,11 @@ export interface StageController {
 /** A media file downloaded before the test (flow/media loader); the stage reads it, never the network. */
 export interface LoadedMedia {
   name: string;
-  kind: 'image' | 'video';
+  kind: 'image' | 'video' | 'model';
   mime: string;
   blob: Blob;
+  /** A `.gltf`'s side files (buffers, textures), by the relative URI the file gives them. */
+  files?: ReadonlyMap<string, Blob>;
   /** Object URL of `blob`. */
   url: string;
 }

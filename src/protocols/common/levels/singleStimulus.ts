@@ -3,11 +3,13 @@ import { layoutSingle } from '../../../web/stage/layouts.js';
 import type { PresentationStep } from '../../../web/stage/types.js';
 import type { PairParams } from '../../pair/plan.js';
 import type { PlanContext } from '../../types.js';
+import { isModel, objectEnd, objectOptions, withObject } from '../objects.js';
 
 /**
  * Single-stimulus presentation (ACR, acceptability; SPEC §4 "Single-stimulus rating"): one media centred.
  * categoryTest 1 and 2 are image pages: the image ends on a click on it or when its display time ends.
- * categoryTest 5 is a single video: it plays to its end, then the levels open. Pure.
+ * categoryTest 5 is a single video: it plays to its end, then the levels open. A 3D object (README "3D objects")
+ * turns once (turntable) or stays up while the levels are answered (inspect). Pure.
  */
 export const SINGLE_CATEGORIES = [1, 2, 5] as const;
 
@@ -28,6 +30,11 @@ export function singleMedia(stimulus: PlaylistStimulus): string[] {
 export function planSingle(stimulus: PlaylistStimulus, ctx: PlanContext<SingleParams>): PresentationStep[] {
   const media = singleSource(stimulus);
   const item = layoutSingle(ctx.canvas, { media, size: ctx.mediaSize(media) });
+  if (isModel(media)) {
+    // A 3D object on any single-stimulus page: its turntable, or the inspection until the answer.
+    const options = objectOptions(stimulus, ctx.params.objects);
+    return [{ label: 'S', items: [withObject(item, options)], end: objectEnd(options) }];
+  }
   switch (ctx.params.category) {
     case 1:
     case 2:

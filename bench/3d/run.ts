@@ -1,0 +1,191 @@
+/**
+ * `npm run bench:3d [-- --quick] [-- --gpu]`: 3D objects on the stage (README "3D objects", issue 18), in one run:
+ * 1. render cost per frame at 1920×1080 of a 1 M-triangle textured mesh and a 1 M-point cloud (drawn 1024×1024, 4×
+ *    MSAA), as a ratio to the same stage drawing a 1024×1024 image in the same rectangle (each frame rendered in
+ *    full and waited for with a 1-pixel read: the debug hook's measureRender);
+ * 2. pose-to-pixel latency in inspect mode on the virtual display: display frames from a pointer move to the first
+ *    frame that draws the new pose (goal: the frame that delivers the event);
+ * 3. turntable presentations exact to the frame on the virtual display: clean (goal 100 %) and with injected missed
+ *    vsyncs (each one recorded as the pose it skipped);
+ * 4. the first participant bundle of a 2D study (< 150 KB gzip, no three.js in it).
+ * Writes bench/results/3d.json (3d-gpu.json with --gpu). Default graphics: SwiftShader; --gpu: the machine's GPU
+ * (GLIMPSE_GPU_FLAGS), and only part 1 (the virtual display is a SwiftShader harness; the bundle is the same).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OBJECT_DEFAULTS, type ResolvedObjectOptions } from '../../src/contract/objects';
+import type { PresentationRecord, PresentationStep, Rect } from '../../src/web/stage/types';
+import { VirtualDisplay } from '../../testkit/virtualDisplay';
+import { gpuMachine, isSoftwareRenderer, openBenchPage, resultsDir, serveBenchPage } from '../timing/benchPage';
+import { measureInitialJs } from '../timing/bundleSize';
+import { cloudPly, sphereGlb, texturePng } from './content';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(benchDir, '../..');
+const quick = process.argv.includes('--quick');
+const gpu = process.argv.includes('--gpu');
+const FRAMES = quick ? 4 : gpu ? 120 : 8;
+const TRIANGLES = 1_000_000;
+const POINTS = 1_000_000;
+const LATENCY_MOVES = quick ? 8 : 20;
+const CLEAN_PLAYS = quick ? 2 : 5;
+const DROP_PLAYS = quick ? 2 : 4;
+
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const log = (message: string) => console.error(`[bench:3d] ${message}`);
+const options = (o: Partial<ResolvedObjectOptions>): ResolvedObjectOptions => ({ ...OBJECT_DEFAULTS, ...o });
+
+/** Part 1: per-frame render cost at 1080p, image vs mesh vs point cloud, one page, one run. */
+async function renderCost() {
+  const png = await texturePng();
+  const [glb, ply] = [await sphereGlb(TRIANGLES, png), cloudPly(POINTS)];
+  const bench = await openBenchPage({ root: benchDir, outDir: 'bench-3d', viewport: { width: 1920, height: 1080 }, gpu });
+  try {
+    const { page } = bench;
+    const renderer = await page.evaluate(() => window.__bench3d.renderer());
+    log(`renderer: ${renderer}`);
+    if (gpu && isSoftwareRenderer(renderer)) throw new Error(`--gpu: the WebGL renderer is "${renderer}", not a GPU`);
+    await page.evaluate(() => window.__bench3d.ready());
+    await page.evaluate(([i, m, c]) => {
+      window.__bench3d.addImage('image.png', 'image/png', i);
+      window.__bench3d.addModel('mesh.glb', 'model/gltf-binary', m);
+      window.__bench3d.addModel('cloud.ply', 'model/ply', c);
+    }, [png.toString('base64'), Buffer.from(glb).toString('base64'), ply.toString('base64')] as const);
+    const loadStart = Date.now();
+    const prepared = await page.evaluate(() => window.__bench3d.prepare(['image.png', 'mesh.glb', 'cloud.ply']));
+    if (!Array.isArray(prepared)) throw new Error(`prepare failed: ${prepared.error}`);
+    const prepareMs = Date.now() - loadStart;
+    const rect: Rect = { x: (1920 - 1024) / 2, y: (1080 - 1024) / 2, width: 1024, height: 1024 };
+    const conditions = [
+      { name: 'image', media: 'image.png', object: undefined },
+      { name: 'mesh 1M triangles (textured)', media: 'mesh.glb', object: options({ mode: 'inspect' }) },
+      { name: 'point cloud 1M points (2 px)', media: 'cloud.ply', object: options({ mode: 'inspect', pointSize: 2 }) },
+    ];
+    const results: Array<{ name: string; frames: number; medianMs: number; meanMs: number; p95Ms: number }> = [];
+    for (const condition of conditions) {
+      const steps: PresentationStep[] = [{ label: 'S', items: [{ media: condition.media, rect, ...(condition.object ? { object: condition.object } : {}) }], end: { kind: 'hold' } }];
+      const costs = await page.evaluate(
+        async ([s, frames]) => {
+          await window.__bench3d.startPlay(s);
+          const hook = window.__glimpseStage!;
+          const next = () => new Promise((r) => requestAnimationFrame(r));
+          for (let i = 0; i < 3; i++) await next();
+          hook.measureRender(true);
+          for (let i = 0; i < frames; i++) await next();
+          const noted = hook.measureRender(false);
+          await window.__bench3d.release();
+          return noted;
+        },
+        [steps, FRAMES] as const,
+      );
+      const sorted = [...costs].sort((a, b) => a - b);
+      results.push({ name: condition.name, frames: costs.length, medianMs: round(median(costs)), meanMs: round(costs.reduce((a, b) => a + b, 0) / costs.length), p95Ms: round(sorted[Math.floor(0.95 * (sorted.length - 1))]!) });
+      log(`${condition.name}: median ${round(median(costs))} ms over ${costs.length} frames`);
+    }
+    const image = results[0]!.medianMs;
+    return { renderer, graphicsArgs: bench.graphicsArgs, viewport: '1920x1080', drawnRect: '1024x1024', msaa: 4, prepareMs, conditions: results.map((r) => ({ ...r, ratioToImage: round(r.medianMs / image) })) };
+  } finally {
+    await bench.close();
+  }
+}
+
+/** Parts 2 and 3 on the virtual display (60 Hz, 640×360, the small textured cube). */
+async function onVirtualDisplay() {
+  const served = await serveBenchPage({ root: benchDir, outDir: 'bench-3d-display' });
+  const display = await VirtualDisplay.launch({ refreshHz: 60, width: 640, height: 360 });
+  try {
+    await display.goto(served.url);
+    await display.evaluate(() => window.__bench3d.ready(), null);
+    const cube = readFileSync(path.join(repoRoot, 'tests/fixtures/objects/cube.glb')).toString('base64');
+    await display.read((data) => window.__bench3d.addModel('cube.glb', 'model/gltf-binary', data), cube);
+    await display.evaluate(() => window.__bench3d.prepare(['cube.glb']), null);
+    const rect: Rect = { x: 170, y: 30, width: 300, height: 300 };
+
+    // Latency: pointer moves during an inspection; frames from the move to the first frame drawing the new pose.
+    const inspect: PresentationStep[] = [{ label: 'S', items: [{ media: 'cube.glb', rect, object: options({ mode: 'inspect' }) }], end: { kind: 'hold' } }];
+    await display.evaluate((s) => window.__bench3d.startPlay(s), inspect);
+    await display.frames(3);
+    await display.mouse('mousePressed', 320, 180);
+    const latencies: number[] = [];
+    for (let i = 1; i <= LATENCY_MOVES; i++) {
+      const before = await display.read(() => window.__glimpseStage!.objectPose!.az, null);
+      let frames = (await display.mouse('mouseMoved', 320 + 7 * i, 180 + (i % 3))).length;
+      while ((await display.read(() => window.__glimpseStage!.objectPose!.az, null)) === before && frames < 10) {
+        await display.frame();
+        frames += 1;
+      }
+      latencies.push(frames);
+    }
+    await display.mouse('mouseReleased', 320 + 7 * LATENCY_MOVES, 180);
+    await display.evaluate(() => window.__bench3d.release(), null);
+
+    // Turntable exactness: 60 poses at 60 poses/s on 60 Hz, each pose due at its own refresh.
+    const turntable: PresentationStep[] = [{ label: 'S', items: [{ media: 'cube.glb', rect, object: options({ frames: 60, posesPerSecond: 60, degreesPerSecond: 90 }) }], end: { kind: 'video-end' } }];
+    const playOnce = async (plan?: (n: number) => { missedVsyncs?: number } | undefined) => {
+      const { value } = await display.evaluate(
+        async (s) => {
+          await window.__bench3d.startPlay(s);
+          return window.__bench3d.playing!;
+        },
+        turntable,
+        { plan },
+      );
+      const poses = await display.read(() => window.__bench3d.poses, null);
+      return { record: (value as PresentationRecord[])[0]!, poses };
+    };
+    let exact = 0;
+    for (let i = 0; i < CLEAN_PLAYS; i++) {
+      const { record, poses } = await playOnce();
+      const o = record.object!;
+      const onCadence = poses.length === 60 && poses.every((p, k) => p.frame === k && p.az === 1.5 * k);
+      if (o.drawnFrames === 60 && o.skippedFrames === 0 && o.repeatedFrames === 0 && record.shownFrames === 60 && onCadence) exact++;
+    }
+    const dropRuns: Array<{ injected: number; droppedFrames: number; skippedPoses: number; skips: unknown }> = [];
+    for (let i = 0; i < DROP_PLAYS; i++) {
+      const at = new Set([10 + 7 * i, 30 + 5 * i]);
+      const { record } = await playOnce((n) => (at.has(n) ? { missedVsyncs: 1 } : undefined));
+      dropRuns.push({ injected: at.size, droppedFrames: record.droppedFrames, skippedPoses: record.object!.skippedFrames!, skips: record.object!.skips ?? [] });
+    }
+    return {
+      refreshHz: 60,
+      latency: { moves: latencies.length, framesMedian: median(latencies), framesMax: Math.max(...latencies), histogram: Object.fromEntries([...new Set(latencies)].sort().map((n) => [n, latencies.filter((l) => l === n).length])) },
+      turntable: {
+        clean: { presentations: CLEAN_PLAYS, exactToTheFrame: exact, percent: round((100 * exact) / CLEAN_PLAYS, 1) },
+        withDrops: { presentations: DROP_PLAYS, everyDropRecorded: dropRuns.every((r) => r.droppedFrames === r.injected && r.skippedPoses === r.injected), runs: dropRuns },
+      },
+    };
+  } finally {
+    await display.close();
+    await served.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = new Date().toISOString();
+  const load = os.loadavg().map((l) => round(l));
+  const render = await renderCost();
+  const virtual = gpu ? null : await onVirtualDisplay();
+  const bundle = gpu ? null : await measureInitialJs(repoRoot);
+  const threeInEager = bundle ? bundle.eagerFiles.some((f) => /THREE\.|GLTFLoader/.test(readFileSync(path.join(repoRoot, '.tmp/bench-timing-web', f.file), 'utf8'))) : null;
+  const result = {
+    bench: '3d',
+    started,
+    loadAverageAtStart: load,
+    loadAverageAtEnd: os.loadavg().map((l) => round(l)),
+    machine: gpu ? gpuMachine() : { cpus: os.cpus().length, model: os.cpus()[0]?.model },
+    quick,
+    render,
+    virtualDisplay: virtual,
+    bundle: bundle && { eagerGzipKB: bundle.eagerGzipKB, targetKB: bundle.targetKB, withinTarget: bundle.withinTarget, pixiInEagerChunks: bundle.pixiInEagerChunks, threeInEagerChunks: threeInEager },
+  };
+  mkdirSync(resultsDir(), { recursive: true });
+  const out = path.join(resultsDir(), gpu ? '3d-gpu.json' : '3d.json');
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  log(`written ${out}`);
+}
+
+await main();
