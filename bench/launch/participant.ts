@@ -44,6 +44,9 @@ export interface Outcome {
   completedAt: number | null;
 }
 
+/** Each (route, error status) is explained once on stderr. */
+const explained = new Set<string>();
+
 const BR = { 'accept-encoding': 'br, gzip' };
 
 /** A bubble play's mouse samples, 100–500 KB of JSON over the two sides. */
@@ -57,6 +60,10 @@ export async function runJourney(j: Journey): Promise<Outcome> {
   const requests: Request[] = [];
   const acknowledged: Acknowledged = { ratings: [], screenings: [], sessionLogs: [] };
   const record = (route: string, a: Answer) => {
+    if ((a.status === 0 || a.status >= 400) && !explained.has(`${route} ${a.status}`)) {
+      explained.add(`${route} ${a.status}`);
+      console.error(`first ${a.status} on ${route}: ${a.body.slice(0, 300)}`);
+    }
     requests.push({ route, status: a.status, ms: a.ms, at: performance.now() - j.startedAt });
     return a;
   };
@@ -69,13 +76,14 @@ export async function runJourney(j: Journey): Promise<Outcome> {
   const bcheckId = bcheck.status === 201 ? (JSON.parse(bcheck.body) as { id: number }).id : null;
   const playlistAnswer = await call('playlist', `/api/${j.playlistPath}/${j.jobId}?platform=prolific&PROLIFIC_PID=${j.pid}&STUDY_ID=launch&SESSION_ID=${j.pid}${bcheckId ? `&bcheckId=${bcheckId}` : ''}`);
   if (playlistAnswer.status !== 200) return { requests, acknowledged, completedAt: null };
-  const playlist = JSON.parse(playlistAnswer.body) as { session_id: number; sessionToken: string; mediaRessources: string[]; stimulis: Array<{ stimuliId: number; source?: string }> };
-  for (const media of playlist.mediaRessources) await call('media', media);
+  const playlist = JSON.parse(playlistAnswer.body) as { session_id: number; sessionToken: string; mediaRessources: string[]; stimulis: Array<{ stimuliId?: number; stimuli_id?: number; source?: string; sourceA?: { source: string } }> };
+  for (const media of playlist.mediaRessources) await call('media', `/resmedias/${media.split('/').map(encodeURIComponent).join('/')}`);
 
   for (const [k, s] of playlist.stimulis.entries()) {
     await think();
-    const common = { stimuli_id: s.stimuliId, session_id: playlist.session_id, session_token: playlist.sessionToken };
-    const timing = timingEnvelopeOf({ media: s.source ?? 'a.png' });
+    // The bubble playlist names its ids as SPEC §7 does (stimuli_id), the others stimuliId.
+    const common = { stimuli_id: s.stimuliId ?? s.stimuli_id, session_id: playlist.session_id, session_token: playlist.sessionToken };
+    const timing = timingEnvelopeOf({ media: s.source ?? s.sourceA?.source });
     if (j.bubble) {
       const screening = await call('screening', '/api/bubblescreenings/', { method: 'POST', body: { ...common, mouse_logs: mouseLog(j.random), screening_no: 0, logs: null, timing }, headers: { 'idempotency-key': `${j.pid}-m${k}` } });
       if (screening.status === 201 || screening.status === 200) acknowledged.screenings.push((JSON.parse(screening.body) as { id: number }).id);
