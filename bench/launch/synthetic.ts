@@ -7,11 +7,14 @@
  * code's latency at both sizes and their ratio (target ≤ 1.5), and, as the "before", the time of the aggregate the
  * former verdict ran on every completion (`acceptedRatingTotals`, still what `cli screen` reads once per job).
  */
+import type { FastifyInstance } from 'fastify';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/server/app.js';
+import { judgeCompletedSession } from '../../src/server/quality/screening.js';
 import { openStorage } from '../../src/server/storage/open.js';
+import { completeSession } from '../../src/server/storage/sessions.js';
 import { recountLoads } from '../../src/server/storage/playlist-loads.js';
 import { acceptedRatingTotals } from '../../src/server/storage/quality.js';
 import type { Storage } from '../../src/server/storage/types.js';
@@ -19,6 +22,7 @@ import { timingEnvelopeOf } from '../../testkit/participants.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { buildAcrJob } from '../analysis/synthetic.js';
 import { summary, type Summary } from '../shared/measure.js';
+import { explainReads, type ExplainedStatement } from './explain.js';
 
 const NEW_PARTICIPANTS = 40;
 const JOB = 'synthetic';
@@ -29,12 +33,25 @@ interface SizeResult {
   code: Summary;
   /** The former per-completion aggregate over the job. */
   formerAggregate: Summary;
+  /** PostgreSQL: EXPLAIN ANALYZE of the former aggregate and of the reads of one completion's verdict now. */
+  explain?: { former: ExplainedStatement[]; now: ExplainedStatement[] };
 }
 
 async function openFor(dialect: 'sqlite' | 'postgres', dir: string): Promise<{ storage: Storage; drop(): Promise<void> }> {
   if (dialect === 'sqlite') return { storage: await openStorage({ databaseUrl: join(dir, 'synthetic.sqlite') }), drop: async () => undefined };
   const schema = await createPgSchema('glimpse_bench_launch');
   return { storage: await openStorage({ databaseUrl: schema.url }), drop: () => schema.drop() };
+}
+
+/** A new participant who rated every stimulus of their playlist through the API (no code asked yet). */
+async function ratedSession(app: FastifyInstance, pid: string): Promise<{ session_id: number; sessionToken: string }> {
+  const playlist = JSON.parse((await app.inject(`/api/getacr/${JOB}?platform=prolific&PROLIFIC_PID=${pid}`)).body) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number; source: string }> };
+  for (const [k, s] of playlist.stimulis.entries()) {
+    const body = { stimuli_id: s.stimuliId, session_id: playlist.session_id, session_token: playlist.sessionToken, value: (pid.length + k) % 5, nbReplay: 0, logs: null, timing: timingEnvelopeOf({ media: s.source }) };
+    const res = await app.inject({ method: 'POST', url: '/api/ratings/', payload: body });
+    if (res.statusCode !== 201) throw new Error(`rating refused: ${res.statusCode} ${res.body}`);
+  }
+  return playlist;
 }
 
 async function measureSize(dialect: 'sqlite' | 'postgres', observers: number): Promise<SizeResult> {
@@ -60,15 +77,7 @@ async function measureSize(dialect: 'sqlite' | 'postgres', observers: number): P
     const app = await buildApp({ storage, mediaDir, webDir: join(dir, 'web'), mediaBaseUrl: '', rateLimits: false });
     try {
       const tokens: string[] = [];
-      for (let p = 0; p < NEW_PARTICIPANTS + 1; p++) {
-        const playlist = JSON.parse((await app.inject(`/api/getacr/${JOB}?platform=prolific&PROLIFIC_PID=new${p}`)).body) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number; source: string }> };
-        for (const [k, s] of playlist.stimulis.entries()) {
-          const body = { stimuli_id: s.stimuliId, session_id: playlist.session_id, session_token: playlist.sessionToken, value: (p + k) % 5, nbReplay: 0, logs: null, timing: timingEnvelopeOf({ media: s.source }) };
-          const res = await app.inject({ method: 'POST', url: '/api/ratings/', payload: body });
-          if (res.statusCode !== 201) throw new Error(`rating refused: ${res.statusCode} ${res.body}`);
-        }
-        tokens.push(playlist.sessionToken);
-      }
+      for (let p = 0; p < NEW_PARTICIPANTS + 1; p++) tokens.push((await ratedSession(app, `new${p}`)).sessionToken);
       // The first completion rebuilds the stale sums (once per job): not measured.
       const [first, ...measured] = tokens;
       await app.inject(`/api/sessions/token/${first}`);
@@ -87,7 +96,17 @@ async function measureSize(dialect: 'sqlite' | 'postgres', observers: number): P
         await acceptedRatingTotals(storage, JOB);
         formerAggregate.push(performance.now() - started);
       }
-      return { sessions: observers, code: summary(code), formerAggregate: summary(formerAggregate) };
+      let explain: SizeResult['explain'];
+      if (dialect === 'postgres') {
+        // One more session completed without its verdict, then judged with every read recorded.
+        const extra = await ratedSession(app, 'explained');
+        await completeSession(storage, extra.session_id);
+        explain = {
+          former: await explainReads(storage, (spy) => acceptedRatingTotals(spy, JOB)),
+          now: await explainReads(storage, (spy) => judgeCompletedSession(spy, extra.session_id)),
+        };
+      }
+      return { sessions: observers, code: summary(code), formerAggregate: summary(formerAggregate), explain };
     } finally {
       await app.close();
     }
