@@ -31,6 +31,7 @@ import { jobFields } from '../../testkit/job-fields.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { countByStatus, send, sleep, summary, type Summary } from '../shared/measure.js';
 import { runJourney, type Outcome } from './participant.js';
+import { topFunctions } from './profile-summary.js';
 import { syntheticStudy } from './synthetic.js';
 
 const { values: args } = parseArgs({
@@ -211,10 +212,11 @@ async function load(): Promise<void> {
   const databaseUrl = schema ? `${schema.url}&application_name=${appName}` : join(dir, 'launch.sqlite');
   const mediaDir = await prepareStudies(dir, databaseUrl);
   const profileDir = resolve('bench/results/profiles');
+  const profileName = `launch-${dialect}-${nodesWanted}n-${arrivals}.cpuprofile`;
   if (args['cpu-prof']) await mkdir(profileDir, { recursive: true });
   const nodes: Node[] = [];
   for (let i = 0; i < nodesWanted; i++) {
-    const nodeArgs = args['cpu-prof'] && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=launch-${dialect}-${arrivals}.cpuprofile`] : [];
+    const nodeArgs = args['cpu-prof'] && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName}`] : [];
     nodes.push(await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, WEB_DIR: webDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' }, nodeArgs));
   }
   const observer = await openStorage({ databaseUrl, migrate: false });
@@ -295,6 +297,8 @@ async function load(): Promise<void> {
     consoleLagMs: summary(consoleLag(completed.map((o) => o.completedAt!), events)),
     ownerListing: summary(listings),
     cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: schema ? perParticipantMs(pgCpu) : null },
+    // The first node's profile (--cpu-prof): where its time went, by function (self time).
+    profile: args['cpu-prof'] ? await topFunctions(join(profileDir, profileName)) : null,
   };
   await mkdir('bench/results', { recursive: true });
   await writeFile(`bench/results/launch-${dialect}-${nodesWanted}n-${arrivals}.json`, `${JSON.stringify(result, null, 2)}\n`);
