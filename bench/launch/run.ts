@@ -219,7 +219,8 @@ async function load(): Promise<void> {
     const nodeArgs = args['cpu-prof'] && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName}`] : [];
     nodes.push(await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, WEB_DIR: webDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' }, nodeArgs));
   }
-  const observer = await openStorage({ databaseUrl, migrate: false });
+  // The generator's own connection stays out of the CPU count (no application_name).
+  const observer = await openStorage({ databaseUrl: schema?.url ?? databaseUrl, migrate: false });
   const files = await pageFiles(webDir);
   const startedAt = performance.now();
   const random = createRandom(2026);
