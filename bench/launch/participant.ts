@@ -38,6 +38,7 @@ export interface Journey {
 }
 
 export interface Outcome {
+  jobId: string;
   requests: Request[];
   acknowledged: Acknowledged;
   /** When the code came, ms since the run's start; null when it did not. */
@@ -71,11 +72,11 @@ export async function runJourney(j: Journey): Promise<Outcome> {
   const think = () => sleep(-Math.log(1 - j.random()) * j.thinkMs);
 
   for (const file of j.pageFiles) await call(file === '/' ? 'page' : 'static', file === '/' ? `/${j.playlistPath === 'getacr' ? 'acr' : 'bubble'}/${j.jobId}` : file, { headers: BR });
-  if ((await call('job', `/api/jobs/${j.jobId}`)).status !== 200) return { requests, acknowledged, completedAt: null };
+  if ((await call('job', `/api/jobs/${j.jobId}`)).status !== 200) return { jobId: j.jobId, requests, acknowledged, completedAt: null };
   const bcheck = await call('bcheck', '/api/bchecks/', { method: 'POST', body: BCHECK });
   const bcheckId = bcheck.status === 201 ? (JSON.parse(bcheck.body) as { id: number }).id : null;
   const playlistAnswer = await call('playlist', `/api/${j.playlistPath}/${j.jobId}?platform=prolific&PROLIFIC_PID=${j.pid}&STUDY_ID=launch&SESSION_ID=${j.pid}${bcheckId ? `&bcheckId=${bcheckId}` : ''}`);
-  if (playlistAnswer.status !== 200) return { requests, acknowledged, completedAt: null };
+  if (playlistAnswer.status !== 200) return { jobId: j.jobId, requests, acknowledged, completedAt: null };
   const playlist = JSON.parse(playlistAnswer.body) as { session_id: number; sessionToken: string; mediaRessources: string[]; stimulis: Array<{ stimuliId?: number; stimuli_id?: number; source?: string; sourceA?: { source: string } }> };
   for (const media of playlist.mediaRessources) await call('media', `/resmedias/${media.split('/').map(encodeURIComponent).join('/')}`);
 
@@ -110,5 +111,5 @@ export async function runJourney(j: Journey): Promise<Outcome> {
   };
   const [code, posted] = await Promise.all([call('code', `/api/sessions/token/${playlist.sessionToken}`), call('sessionlogs', '/api/sessionlogs/', { method: 'POST', body: logs })]);
   if (posted.status === 201) acknowledged.sessionLogs.push((JSON.parse(posted.body) as { id: number }).id);
-  return { requests, acknowledged, completedAt: code.status === 200 ? performance.now() - j.startedAt : null };
+  return { jobId: j.jobId, requests, acknowledged, completedAt: code.status === 200 ? performance.now() - j.startedAt : null };
 }

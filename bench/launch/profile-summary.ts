@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /**
  * The functions a node spent its time in, from a V8 CPU profile (`node --cpu-prof`, bench:launch --cpu-prof): self
@@ -9,6 +10,16 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+}
+
+/**
+ * The summary of the main thread's profile among those a process wrote (one per thread: tsx's loader runs on a
+ * thread of its own): the one that was least idle.
+ */
+export async function busiestProfile(dir: string): Promise<Array<{ fn: string; share: number }>> {
+  const summaries = await Promise.all((await readdir(dir)).filter((f) => f.endsWith('.cpuprofile')).map((f) => topFunctions(join(dir, f))));
+  const idle = (s: Array<{ fn: string; share: number }>) => s.find((f) => f.fn.startsWith('(idle)'))?.share ?? 0;
+  return summaries.sort((a, b) => idle(a) - idle(b))[0] ?? [];
 }
 
 export async function topFunctions(file: string, count = 15): Promise<Array<{ fn: string; share: number }>> {

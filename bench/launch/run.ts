@@ -31,7 +31,7 @@ import { jobFields } from '../../testkit/job-fields.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { countByStatus, send, sleep, summary, type Summary } from '../shared/measure.js';
 import { runJourney, type Outcome } from './participant.js';
-import { topFunctions } from './profile-summary.js';
+import { busiestProfile } from './profile-summary.js';
 import { syntheticStudy } from './synthetic.js';
 
 const { values: args } = parseArgs({
@@ -211,12 +211,11 @@ async function load(): Promise<void> {
   const schema = dialect === 'postgres' ? await createPgSchema('glimpse_bench_launch') : null;
   const databaseUrl = schema ? `${schema.url}&application_name=${appName}` : join(dir, 'launch.sqlite');
   const mediaDir = await prepareStudies(dir, databaseUrl);
-  const profileDir = resolve('bench/results/profiles');
-  const profileName = `launch-${dialect}-${nodesWanted}n-${arrivals}.cpuprofile`;
-  if (args['cpu-prof']) await mkdir(profileDir, { recursive: true });
+  const profileDir = resolve(`bench/results/profiles/launch-${dialect}-${nodesWanted}n-${arrivals}`);
+  if (args['cpu-prof']) await rm(profileDir, { recursive: true, force: true }).then(() => mkdir(profileDir, { recursive: true }));
   const nodes: Node[] = [];
   for (let i = 0; i < nodesWanted; i++) {
-    const nodeArgs = args['cpu-prof'] && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName}`] : [];
+    const nodeArgs = args['cpu-prof'] && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     nodes.push(await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, WEB_DIR: webDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' }, nodeArgs));
   }
   // The generator's own connection stays out of the CPU count (no application_name).
@@ -295,11 +294,12 @@ async function load(): Promise<void> {
     lost,
     routes: Object.fromEntries(routes.map((route) => [route, summary(requests.filter((r) => r.route === route).map((r) => r.ms))])) as Record<string, Summary>,
     eventLoopProbe: probes.map((p) => summary(p)),
-    consoleLagMs: summary(consoleLag(completed.map((o) => o.completedAt!), events)),
+    // The consoles watch the ACR job: its completions only.
+    consoleLagMs: summary(consoleLag(completed.filter((o) => o.jobId === 'launch').map((o) => o.completedAt!), events)),
     ownerListing: summary(listings),
     cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: schema ? perParticipantMs(pgCpu) : null },
     // The first node's profile (--cpu-prof): where its time went, by function (self time).
-    profile: args['cpu-prof'] ? await topFunctions(join(profileDir, profileName)) : null,
+    profile: args['cpu-prof'] ? await busiestProfile(profileDir) : null,
   };
   await mkdir('bench/results', { recursive: true });
   await writeFile(`bench/results/launch-${dialect}-${nodesWanted}n-${arrivals}.json`, `${JSON.stringify(result, null, 2)}\n`);
