@@ -24,6 +24,7 @@ import { addUser, PASSWORD } from '../../testkit/console.js';
 import { nginxBinary, startNginx } from '../../testkit/nginx.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { countRows } from '../../testkit/rows.js';
+import { countByStatus, quantile, round1 as round, send, sleep, summary as summarise, type Answer } from '../shared/measure.js';
 
 /** The server tests' pair study (testkit/studies.ts holds the same path, but imports vitest). */
 const PAIR_STUDY = 'tests/server/fixtures/pair-study.json';
@@ -32,40 +33,11 @@ const sessionLogsOf = (sessionToken: string) => ({ sessionToken, logStates: [{ s
 const FLOOD_S = Number(process.env.BENCH_FLOOD_S ?? 20);
 const IDLE_S = 6;
 
-interface Answer {
-  status: number;
-  body: string;
-  ms: number;
-  cookie?: string;
-}
-
-function send(url: string, opts: { method?: string; from?: string; body?: string | object; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-  const started = performance.now();
-  return new Promise((resolve) => {
-    // A connection per request (no keep-alive pool: a pooled socket the server already closed would fail the request).
-    const req = httpRequest(url, { method: opts.method ?? 'GET', agent: false, localAddress: opts.from, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] }));
-    });
-    req.on('error', (error) => {
-      console.error(`request failed: ${opts.method ?? 'GET'} ${url}: ${error.message}`);
-      resolve({ status: 0, body: error.message, ms: performance.now() - started });
-    });
-    req.end(payload);
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const summary = (values: number[]) => {
+  const { n, p50, p99, max } = summarise(values);
+  return { n, p50, p99, max };
 };
-const round = (x: number) => Math.round(x * 10) / 10;
-const summary = (values: number[]) => ({ n: values.length, p50: round(quantile(values, 0.5)), p99: round(quantile(values, 0.99)), max: round(Math.max(...values)) });
-const count = (answers: Answer[]) => Object.fromEntries([...new Set(answers.map((a) => a.status))].sort().map((s) => [s, answers.filter((a) => a.status === s).length]));
+const count = countByStatus;
 
 /** A Glimpse node in its own process (testkit/node-server.ts) on an SQLite file holding the pair study and one researcher. */
 async function startNode(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {

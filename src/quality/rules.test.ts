@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
 import type { StimulusCheck } from '../contract/quality.js';
-import { evaluateSession, exclusionReasons, exposureError, rejectionReasons, trialMs, visualTestsOutcome, type RuleName, type ScreenedAnswer, type SessionEvidence } from './rules.js';
+import { evaluateSession, exclusionReasons, exposureError, rejectionReasons, trialMs, visualTestsOutcome, withVisualTests, type RuleName, type ScreenedAnswer, type SessionEvidence } from './rules.js';
 import { RULE_KIND, RULE_WORDS } from './reasons.js';
 import { qualitySummary } from './summary.js';
 
@@ -192,6 +192,18 @@ describe('session acceptance rules', () => {
     expect(status(evidence(careful(), { visualTestsRequired: true, visualTestsPassed: true }), 'visualTests').status).toBe('passed');
     expect(status(evidence(careful(), { visualTestsRequired: true, visualTestsPassed: null }), 'visualTests').detail).toBe('no session log shows the visual tests passed');
     expect(status(evidence(careful(), { visualTestsRequired: false, visualTestsPassed: null }), 'visualTests').status).toBe('not applicable');
+  });
+
+  it('visualTests: logs that arrive after the verdict revise that outcome alone', () => {
+    const before = evaluateSession(evidence(careful(), { visualTestsRequired: true, visualTestsPassed: null }));
+    expect(before).toMatchObject({ approved: true, included: false });
+    const after = withVisualTests(before, { visualTestsRequired: true, visualTestsPassed: true })!;
+    expect(after).toMatchObject({ approved: true, included: true });
+    expect(after.outcomes.filter((o, i) => o !== before.outcomes[i]).map((o) => [o.rule, o.status])).toEqual([['visualTests', 'passed']]);
+    // The same logs again change nothing; logs showing a failure exclude again.
+    expect(withVisualTests(after, { visualTestsRequired: true, visualTestsPassed: true })).toBe(null);
+    expect(withVisualTests(after, { visualTestsRequired: true, visualTestsPassed: false })).toMatchObject({ approved: true, included: false });
+    expect(withVisualTests(after, { visualTestsRequired: true, visualTestsPassed: false }, { visualTests: false })!.outcomes.find((o) => o.rule === 'visualTests')!.status).toBe('not applicable');
   });
 
   it('a straight-liner who misses the trap is rejected with exactly those two reasons', () => {

@@ -288,12 +288,27 @@ function trialTimeRule(evidence: SessionEvidence, minimum: number | false): Rule
   return outcome('minTrialMs', 'failed', `${fast.length} of ${plural(timed.length, 'answer')} faster than ${minimum} ms: ${list.join('; ')}${fast.length > 5 ? '; …' : ''}`);
 }
 
-function visualRule(evidence: SessionEvidence, enabled: boolean): RuleOutcome {
+type VisualEvidence = Pick<SessionEvidence, 'visualTestsRequired' | 'visualTestsPassed'>;
+
+function visualRule(evidence: VisualEvidence, enabled: boolean): RuleOutcome {
   if (!enabled) return off('visualTests');
   if (!evidence.visualTestsRequired) return outcome('visualTests', 'not applicable', 'the job runs no visual test');
   if (evidence.visualTestsPassed === true) return outcome('visualTests', 'passed', 'passed, as the session logs show');
   if (evidence.visualTestsPassed === false) return outcome('visualTests', 'failed', 'failed, as the session logs show');
   return outcome('visualTests', 'failed', 'no session log shows the visual tests passed');
+}
+
+/**
+ * The verdict with its visual-test outcome judged again (the session logs arrived after the verdict); null when the
+ * outcome is the same. The other rules do not read the logs, so they keep their outcomes.
+ */
+export function withVisualTests(verdict: Verdict, evidence: VisualEvidence, rules: QualityRules | undefined = {}): Verdict | null {
+  const next = visualRule(evidence, effectiveRules(rules).visualTests);
+  const at = verdict.outcomes.findIndex((o) => o.rule === 'visualTests');
+  const old = verdict.outcomes[at];
+  if (old && old.status === next.status && old.detail === next.detail) return null;
+  const outcomes = at >= 0 ? verdict.outcomes.map((o, i) => (i === at ? next : o)) : [...verdict.outcomes, next];
+  return { ...verdictsOf(outcomes), outcomes };
 }
 
 /**

@@ -56,6 +56,10 @@ it.each(DIALECTS)('%s: verdicts stored before the two verdicts split: a technica
       [1, 0],
       [0, 0],
     ]);
+    // Migration 013 counts the playlists of jobs stored before (one included session of three) and marks their
+    // score sums for a rebuild on the next verdict.
+    expect(await storage.db.selectFrom('playlist_loads').select(['job_id', 'sessions', 'included', 'running']).execute()).toEqual([{ job_id: 'old', sessions: 3, included: 1, running: 0 }]);
+    expect(await storage.db.selectFrom('accepted_sessions').select(['job_id', 'stale']).execute()).toEqual([{ job_id: 'old', stale: 1 }]);
   } finally {
     await storage.close();
     await database.drop();

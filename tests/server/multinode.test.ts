@@ -9,7 +9,7 @@ import { openStorage } from '../../src/server/storage/open.js';
 import type { Storage } from '../../src/server/storage/types.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { DIALECTS } from '../../testkit/databases.js';
-import { timingEnvelopeOf } from '../../testkit/participants.js';
+import { sessionLogsOf, timingEnvelopeOf } from '../../testkit/participants.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { studyOf, writeStudy } from '../../testkit/studies.js';
 
@@ -17,7 +17,8 @@ import { studyOf, writeStudy } from '../../testkit/studies.js';
  * Several stateless server processes on one PostgreSQL database (README "Deployment"): 300 simulated participants
  * (HTTP only) take full sessions, every request to a node picked at random, with reloads, duplicate tabs and
  * retried posts mixed in. Nothing may depend on a single process: one session per platform id, balanced
- * playlists, no duplicate answer, every acknowledged answer stored once, every code issued only after all answers.
+ * playlists, no duplicate answer, every acknowledged answer stored once, every code issued only after all answers,
+ * every session judged once (its code and its logs arrive together, on two nodes) and balancing counts that match.
  */
 
 const NODES = 3;
@@ -95,8 +96,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))('three server processes on one P
           acknowledged.push(post.body.id);
         }
       }
-      const code = await call(`/api/sessions/token/${playlist.sessionToken}`);
-      expect(code.status).toBe(200);
+      // The page posts its logs as it asks for the code: both final requests at once, on nodes picked at random.
+      const [code, logs] = await Promise.all([call(`/api/sessions/token/${playlist.sessionToken}`), call('/api/sessionlogs/', { method: 'POST', body: JSON.stringify(sessionLogsOf(playlist.sessionToken)) })]);
+      expect([code.status, logs.status]).toEqual([200, 201]);
       codes.set(pid, code.body.verification_code);
     }
 
@@ -116,6 +118,10 @@ describe.skipIf(!DIALECTS.includes('postgres'))('three server processes on one P
     for (const s of sessions) perPlaylist.set(s.playlist_id, (perPlaylist.get(s.playlist_id) ?? 0) + 1);
     expect(perPlaylist.size).toBe(PLAYLISTS);
     expect(Math.max(...perPlaylist.values()) - Math.min(...perPlaylist.values())).toBeLessThanOrEqual(1);
+    // Judged once each, whichever final request came first; the balancing counts kept on the way equal a recount.
+    expect(await db.selectFrom('session_verdicts').select('session_id').where('job_id', '=', 'multinode').execute()).toHaveLength(PARTICIPANTS);
+    const loads = await db.selectFrom('playlist_loads').select(['playlist_id', 'sessions', 'included', 'running']).where('job_id', '=', 'multinode').execute();
+    expect(loads.map((l) => [l.playlist_id, l.sessions, l.included, l.running]).sort()).toEqual([...perPlaylist].map(([id, n]) => [id, n, n, 0]).sort());
     // No duplicate answers, and every acknowledged one stored (once).
     const ratings = await db.selectFrom('ratings').select(['id', 'session_id', 'stimulus_id', 'created_at']).execute();
     expect(ratings).toHaveLength(PARTICIPANTS * PER_PLAYLIST);

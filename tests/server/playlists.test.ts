@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import { completeSession } from '../../src/server/storage/sessions.js';
 import { PROTOCOL_NAMES, PROTOCOLS } from '../../src/protocols/registry.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
@@ -98,16 +99,20 @@ describeEachDialect('playlist assignment', (dialect) => {
     const first = await next();
     const second = await next();
     expect(second.playlistId).not.toBe(first.playlistId);
-    // Started two hours ago and never completed: abandoned, so its playlist takes the next participant.
-    const old = new Date(Date.now() - 2 * 3600_000).toISOString();
-    await ctx().storage.db.updateTable('sessions').set({ created_at: old }).where('id', '=', first.session_id!).execute();
-    const third = await next();
-    expect(third.playlistId).toBe(first.playlistId);
-    // A completed session counts whatever its age: now first's playlist has 1 (third), second's 1, then tie.
-    await ctx().storage.db.updateTable('sessions').set({ created_at: old, completed_at: old, verification_code: 'X' }).where('id', '=', second.session_id!).execute();
-    const fourth = await next();
-    // Tie on load (1 each): the playlist with fewer sessions ever (second's: 1 vs 2) wins.
-    expect(fourth.playlistId).toBe(second.playlistId);
+    // The second completes; two hours later the first, never completed, is abandoned: its playlist takes the next one.
+    await completeSession(ctx().storage, second.session_id!);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 2 * 3600_000);
+      const third = await next();
+      expect(third.playlistId).toBe(first.playlistId);
+      // A completed session counts whatever its age: now first's playlist has 1 (third), second's 1, then tie.
+      const fourth = await next();
+      // Tie on load (1 each): the playlist with fewer sessions ever (second's: 1 vs 2) wins.
+      expect(fourth.playlistId).toBe(second.playlistId);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps the balance under concurrent calls', async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RatingReport } from '../../src/analysis/index.js';
 import { jobReport } from '../../src/server/report/job-report.js';
 import { placeRandomChecks } from '../../src/server/study/check-positions.js';
@@ -257,9 +257,14 @@ describeEachDialect('quality control', (dialect) => {
       await ctx().importStudy(await writeStudy(acrStudy('qc-running', { quality: { targetAcceptedPerPlaylist: 1 } })));
       expect((await getPlaylist(ctx().app, '/api/getacr/qc-running', 'platform=prolific&PROLIFIC_PID=R1')).statusCode).toBe(200);
       expect(json(await getPlaylist(ctx().app, '/api/getacr/qc-running', 'platform=prolific&PROLIFIC_PID=R2'))).toMatchObject({ error: 'STUDY_FULL' });
-      // Past the lease the running session is taken as abandoned: the slot reopens.
-      await ctx().storage.db.updateTable('sessions').set({ created_at: '2000-01-01T00:00:00.000Z' }).execute();
-      expect((await getPlaylist(ctx().app, '/api/getacr/qc-running', 'platform=prolific&PROLIFIC_PID=R2')).statusCode).toBe(200);
+      // Past the lease (an hour later) the running session is taken as abandoned: the slot reopens.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 61 * 60_000);
+        expect((await getPlaylist(ctx().app, '/api/getacr/qc-running', 'platform=prolific&PROLIFIC_PID=R2')).statusCode).toBe(200);
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 

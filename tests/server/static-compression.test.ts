@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
@@ -47,5 +47,21 @@ describeEachDialect('compressed web files', (dialect) => {
     // A file without copies is sent plain even to a browser that accepts brotli.
     const tiny = await ctx().app.inject({ url: '/assets/tiny-C0ffee12.js', headers: { 'accept-encoding': 'br' } });
     expect([tiny.statusCode, tiny.headers['content-encoding'], tiny.body]).toEqual([200, undefined, 'export {};\n']);
+  });
+
+  it('keeps a hashed asset in memory once sent: no file read per request, and a 304 for the ETag the browser has', async () => {
+    await buildWithCopies(ctx().webDir);
+    const url = '/assets/index-Bx7f3k2a.js';
+    const first = await ctx().app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    expect(first.statusCode).toBe(200);
+    // Gone from disk (a rebuild removed it): the page that asks for it still gets the same bytes.
+    await rm(join(ctx().webDir, 'assets'), { recursive: true });
+    const again = await ctx().app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    expect([again.statusCode, again.headers['content-encoding'], again.headers.etag]).toEqual([200, 'br', first.headers.etag]);
+    expect(brotliDecompressSync(again.rawPayload).toString()).toBe(SCRIPT);
+    const cached = await ctx().app.inject({ url, headers: { 'accept-encoding': 'br', 'if-none-match': first.headers.etag as string } });
+    expect([cached.statusCode, cached.body]).toEqual([304, '']);
+    // A file never sent is looked up on disk: not there, the app's page (client-side routes), as before.
+    expect((await ctx().app.inject('/assets/other-D00d1e23.js')).headers['content-type']).toMatch(/^text\/html/);
   });
 });

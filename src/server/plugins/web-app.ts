@@ -39,6 +39,22 @@ export async function registerWebApp(
     },
   });
 
+  // Hashed assets from memory once read: every participant's page loads the same dozen files, and each would
+  // otherwise cost a stat, an open, reads and a close on libuv's thread pool (README "Deployment on several nodes").
+  const assets = assetMemory(join(opts.webDir, 'assets'), opts.precompressed !== false);
+  app.get<{ Params: { '*': string } }>('/assets/*', async (request, reply) => {
+    const name = request.params['*'];
+    const asset = /^[\w.-]+$/.test(name) ? await assets.get(name) : undefined;
+    if (asset === undefined) return reply.sendFile(`assets/${name}`);
+    if (asset === null) return reply.callNotFound();
+    reply.header('cache-control', IMMUTABLE).header('vary', 'Accept-Encoding').header('etag', asset.etag).type(asset.type);
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    const accepted = request.headers['accept-encoding'] ?? '';
+    const [encoding, body] = asset.br && /\bbr\b/.test(accepted) ? ['br', asset.br] : asset.gzip && /\bgzip\b/.test(accepted) ? ['gzip', asset.gzip] : [null, asset.plain];
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(body);
+  });
+
   const index = indexHtmlLoader(join(opts.webDir, 'index.html'), (html) =>
     injectAcuityBypass(injectMediaBase(html, opts.mediaBaseUrl), opts.acuityBypass ?? null),
   );
@@ -58,6 +74,51 @@ export async function registerWebApp(
     }
     return sendIndex(reply);
   });
+}
+
+/** Content types of the build's files that are kept in memory (others are sent from disk). */
+const ASSET_TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  json: 'application/json; charset=utf-8',
+  wasm: 'application/wasm',
+  woff2: 'font/woff2',
+};
+const MAX_ASSET_BYTES = 4 * 1024 * 1024;
+
+interface Asset {
+  type: string;
+  etag: string;
+  plain: Buffer;
+  br: Buffer | null;
+  gzip: Buffer | null;
+}
+
+/**
+ * The hashed assets of the build, read on first request with their brotli and gzip copies and kept: a hashed name
+ * never changes content. get() answers undefined for a file it does not keep (another type, too large: sent from
+ * disk), null for none.
+ */
+function assetMemory(dir: string, precompressed: boolean) {
+  const kept = new Map<string, Asset>();
+  const optional = (file: string) => (precompressed ? readFile(file).catch(() => null) : Promise.resolve(null));
+  return {
+    async get(name: string): Promise<Asset | null | undefined> {
+      const found = kept.get(name);
+      if (found) return found;
+      const type = ASSET_TYPES[name.split('.').pop()!];
+      if (!type) return undefined;
+      const info = await stat(join(dir, name)).catch(() => null);
+      if (!info?.isFile()) return null;
+      if (info.size > MAX_ASSET_BYTES) return undefined;
+      const file = join(dir, name);
+      const [plain, br, gzip] = await Promise.all([readFile(file), optional(`${file}.br`), optional(`${file}.gz`)]);
+      const asset = { type, etag: `"${createHash('sha1').update(plain).digest('base64url')}"`, plain, br, gzip };
+      kept.set(name, asset);
+      return asset;
+    },
+  };
 }
 
 /** index.html with the meta tags injected, re-read only when the file changes (a rebuild while running). */

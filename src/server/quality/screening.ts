@@ -1,19 +1,26 @@
 import type { StimulusCheck } from '../../contract/quality.js';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
 import type { AnalysedRating, ProtocolDefinition } from '../../protocols/types.js';
-import { evaluateSession, visualTestsOutcome, type ScreenedAnswer, type SessionEvidence, type Verdict } from '../../quality/rules.js';
+import { evaluateSession, visualTestsOutcome, withVisualTests, type ScreenedAnswer, type SessionEvidence, type Verdict } from '../../quality/rules.js';
 import { parseTiming } from '../export/timing.js';
 import { findJob, type StoredJob } from '../storage/jobs.js';
-import { acceptedRatingTotals, completedSessionIds, saveVerdict, sessionLogStates, sessionTestAnswers, type RatingTotals } from '../storage/quality.js';
+import { recountLoads } from '../storage/playlist-loads.js';
+import { acceptedRatingTotals, completedSessionIds, storedVerdict, saveVerdict, sessionLogStates, sessionTestAnswers, type RatingTotals } from '../storage/quality.js';
+import { acceptedSums, rebuildAcceptedSums, reviseVerdict, storeFirstVerdict, type IncludedRatingCount, type ScoreSums } from '../storage/quality-sums.js';
 import { findSessionById } from '../storage/sessions.js';
 import { jobMedia } from '../storage/studies.js';
 import type { SessionRow, Storage } from '../storage/types.js';
 
 /**
  * Quality control on the server (README "Quality control"): gathers a completed session's evidence, judges it with
- * the job's rules (src/quality/rules.ts) and stores the verdict. Runs when a session completes, again when its
- * session logs arrive (the visual tests are read from them), and for a whole job on demand (`cli screen`), since
- * the correlation with the MOS depends on sessions that came later.
+ * the job's rules (src/quality/rules.ts) and stores the verdict.
+ * - On line (`judgeCompletedSession`): once per session, by whichever of its final requests (the code, its session
+ *   logs) comes first. The correlation rule's MOS comes from the running sums of the sessions included so far
+ *   (storage/quality-sums.ts), read for the session's own stimuli only: a participant costs their own answers,
+ *   whatever the size of the study. Logs that arrive after the verdict only revise its visual-test outcome.
+ * - For a whole job (`screenJob`: `cli screen`, the console's re-judge): every completed session again from the
+ *   job's totals, since the MOS depends on sessions that came later; then the sums and the playlists' counts are
+ *   rebuilt from the new verdicts.
  */
 
 export interface ScreenedSession {
@@ -21,10 +28,13 @@ export interface ScreenedSession {
   verdict: Verdict;
 }
 
-/** A job ready to judge its sessions: its protocol, rules, media attributes and the rating totals of the MOS. */
+/** A job ready to judge its sessions: its protocol, rules and media attributes. */
 interface JobJudge {
   job: StoredJob;
-  judge(session: SessionRow): Promise<Verdict>;
+  /** Rating protocols: the analysis stimulus and score of an answer (the MOS's terms); null for other families. */
+  rating: ((stimulusId: number, spec: unknown, value: number) => { stimulus: string; score: number }) | null;
+  answers(session: SessionRow): Promise<ScreenedAnswer[]>;
+  judge(session: SessionRow, answers: ScreenedAnswer[], mos: SessionEvidence['mos']): Promise<Verdict>;
 }
 
 type Score = { sum: number; n: number };
@@ -33,26 +43,20 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
   const media = await jobMedia(storage, job.id);
   const attributes = (path: string) => media.get(path)?.attributes ?? {};
   const adapter = protocol.analysis;
-  const rating = (stimulusId: number, spec: unknown, value: number) => {
-    if (adapter.family !== 'rating') return null;
-    const vote = adapter.vote({ stimulusId, spec, value, attributes });
-    return { stimulus: vote.stimulus, score: vote.score };
-  };
-  const totals: RatingTotals | null = adapter.family === 'rating' ? await acceptedRatingTotals(storage, job.id) : null;
-  const scoreTotals = new Map<string, Score>();
-  for (const row of totals?.counts ?? []) {
-    const spec = JSON.parse(row.spec) as { check?: StimulusCheck };
-    if (spec.check) continue;
-    const r = rating(row.stimulus_id, spec, row.value)!;
-    const total = scoreTotals.get(r.stimulus) ?? { sum: 0, n: 0 };
-    scoreTotals.set(r.stimulus, { sum: total.sum + r.score * row.n, n: total.n + row.n });
-  }
+  const rating =
+    adapter.family === 'rating'
+      ? (stimulusId: number, spec: unknown, value: number) => {
+          const vote = adapter.vote({ stimulusId, spec, value, attributes });
+          return { stimulus: vote.stimulus, score: vote.score };
+        }
+      : null;
 
   return {
     job,
-    async judge(session) {
+    rating,
+    async answers(session) {
       const rows = await sessionTestAnswers(storage, session.id, session.free_task === 1);
-      const answers: ScreenedAnswer[] = rows.map((row) => {
+      return rows.map((row) => {
         const spec = JSON.parse(row.spec) as { check?: StimulusCheck };
         if (session.free_task === 1) {
           // A free-task bubble session gives no rating: no score, and no answer to hold against a check.
@@ -63,35 +67,57 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
         return {
           stimulusId: row.stimulus_id,
           value: row.value,
-          rating: rating(row.stimulus_id, spec, row.value),
+          rating: rating?.(row.stimulus_id, spec, row.value) ?? null,
           check,
           checkPassed: check ? (protocol.checks?.passed(check, analysed) ?? false) : null,
           timing: parseTiming(row.timing, row.logs),
         };
       });
+    },
+    async judge(session, answers, mos) {
       const evidence: SessionEvidence = {
         answers,
         fullscreenRequired: job.fields.requestFullScreen === 1,
-        visualTestsRequired: (job.fields.visualTests?.length ?? 0) > 0,
+        visualTestsRequired: visualTestsRequired(job),
         visualTestsPassed: visualTestsOutcome(await sessionLogStates(storage, session.id)),
-        mos: totals ? mosWithout(session.id, answers, totals, scoreTotals) : null,
+        mos,
       };
       return evaluateSession(evidence, job.quality.rules);
     },
   };
 }
 
-/** The MOS of every stimulus from the other accepted sessions: the job's totals less this session's own ratings. */
-function mosWithout(sessionId: number, answers: ScreenedAnswer[], totals: RatingTotals, scoreTotals: Map<string, Score>): SessionEvidence['mos'] {
-  const included = totals.sessions.includes(sessionId);
-  const own = new Map<string, Score>();
-  if (included) {
-    for (const a of answers) {
-      if (!a.rating || a.check) continue;
-      const s = own.get(a.rating.stimulus) ?? { sum: 0, n: 0 };
-      own.set(a.rating.stimulus, { sum: s.sum + a.rating.score, n: s.n + 1 });
-    }
+const visualTestsRequired = (job: StoredJob) => (job.fields.visualTests?.length ?? 0) > 0;
+
+/** A session's ordinary scores (checks left out) per analysis stimulus: what it adds to the MOS when included. */
+function ownScores(answers: readonly ScreenedAnswer[]): ScoreSums {
+  const own: ScoreSums = new Map();
+  for (const a of answers) {
+    if (!a.rating || a.check) continue;
+    const s = own.get(a.rating.stimulus) ?? { sum: 0, n: 0 };
+    own.set(a.rating.stimulus, { sum: s.sum + a.rating.score, n: s.n + 1 });
   }
+  return own;
+}
+
+/** The job's rating counts as scores per analysis stimulus (checks left out), with the protocol's adapter. */
+function scoreTotals(judge: JobJudge, counts: ReadonlyArray<Pick<IncludedRatingCount, 'stimulus_id' | 'spec' | 'value' | 'n'>>): ScoreSums {
+  const totals: ScoreSums = new Map();
+  if (!judge.rating) return totals;
+  for (const row of counts) {
+    const spec = JSON.parse(row.spec) as { check?: StimulusCheck };
+    if (spec.check) continue;
+    const r = judge.rating(row.stimulus_id, spec, row.value);
+    const total = totals.get(r.stimulus) ?? { sum: 0, n: 0 };
+    totals.set(r.stimulus, { sum: total.sum + r.score * row.n, n: total.n + row.n });
+  }
+  return totals;
+}
+
+/** The MOS of every stimulus from the other accepted sessions: the job's totals less this session's own ratings. */
+function mosWithout(sessionId: number, answers: ScreenedAnswer[], totals: RatingTotals, scoreTotals: ScoreSums): SessionEvidence['mos'] {
+  const included = totals.sessions.includes(sessionId);
+  const own = included ? ownScores(answers) : new Map<string, Score>();
   const byStimulus = new Map<string, number>();
   for (const [stimulus, total] of scoreTotals) {
     const mine = own.get(stimulus) ?? { sum: 0, n: 0 };
@@ -106,31 +132,83 @@ async function judgeOf(storage: Storage, jobId: string, protocols: ProtocolRegis
   return job && protocol ? jobJudge(storage, job, protocol) : null;
 }
 
-/** Judges one completed session and stores its verdict; null when the session is not completed (nothing stored). */
-export async function screenSession(storage: Storage, sessionId: number, protocols: ProtocolRegistry = PROTOCOLS): Promise<Verdict | null> {
+/** Builds the job's running sums anew from its stored verdicts. */
+const rebuildSums = (storage: Storage, judge: JobJudge) => rebuildAcceptedSums(storage, judge.job.id, (counts) => scoreTotals(judge, counts));
+
+/** The on-line MOS: the included sessions' sums of the session's own stimuli (the session is not in them yet). */
+async function runningMos(storage: Storage, judge: JobJudge, own: ScoreSums): Promise<SessionEvidence['mos']> {
+  if (!judge.rating) return null;
+  let sums = await acceptedSums(storage, judge.job.id, [...own.keys()]);
+  if (!sums) {
+    await rebuildSums(storage, judge);
+    sums = (await acceptedSums(storage, judge.job.id, [...own.keys()]))!;
+  }
+  const byStimulus = new Map<string, number>();
+  for (const [stimulus, s] of sums.byStimulus) if (s.n > 0) byStimulus.set(stimulus, s.sum / s.n);
+  return { sessions: sums.sessions, byStimulus };
+}
+
+/**
+ * Judges a completed session once and stores its verdict (with its effect on the running sums and its playlist's
+ * count); a session already judged keeps its verdict, which is returned. null when the session is not completed.
+ */
+export async function judgeCompletedSession(storage: Storage, sessionId: number, protocols: ProtocolRegistry = PROTOCOLS): Promise<Verdict | null> {
+  const session = await findSessionById(storage, sessionId);
+  if (!session?.completed_at) return null;
+  const stored = await storedVerdict(storage, sessionId);
+  if (stored) return stored;
+  const judge = await judgeOf(storage, session.job_id, protocols);
+  if (!judge) return null;
+  return judgeOnce(storage, judge, session);
+}
+
+async function judgeOnce(storage: Storage, judge: JobJudge, session: SessionRow): Promise<Verdict | null> {
+  const answers = await judge.answers(session);
+  const own = ownScores(answers);
+  const verdict = await judge.judge(session, answers, await runningMos(storage, judge, own));
+  // A concurrent final request of the same session may have stored its verdict first: that one stands.
+  return (await storeFirstVerdict(storage, session, verdict, own)) ? verdict : storedVerdict(storage, session.id);
+}
+
+/**
+ * The session's logs were stored: judges the session if it is completed and not judged yet, else revises only its
+ * visual-test outcome from the logs (the one rule that reads them), moving it in or out of the sums if that changes
+ * the analysis verdict. Returns the verdict now stored; null when the session is not completed.
+ */
+export async function judgeWithLogs(storage: Storage, sessionId: number, protocols: ProtocolRegistry = PROTOCOLS): Promise<Verdict | null> {
   const session = await findSessionById(storage, sessionId);
   if (!session?.completed_at) return null;
   const judge = await judgeOf(storage, session.job_id, protocols);
   if (!judge) return null;
-  const verdict = await judge.judge(session);
-  await saveVerdict(storage, session.job_id, session.id, verdict);
-  return verdict;
+  const stored = (await storedVerdict(storage, sessionId)) ?? (await judgeOnce(storage, judge, session));
+  if (!stored || !visualTestsRequired(judge.job)) return stored;
+  // Even a verdict stored just now may have read the logs before these were committed (the code came first).
+  const evidence = { visualTestsRequired: true, visualTestsPassed: visualTestsOutcome(await sessionLogStates(storage, session.id)) };
+  if (!withVisualTests(stored, evidence, judge.job.quality.rules)) return stored;
+  const own = ownScores(await judge.answers(session));
+  return reviseVerdict(storage, session, (old) => withVisualTests(old, evidence, judge.job.quality.rules), own);
 }
 
 /**
  * Judges every completed session of a job again, in completion order, and stores the verdicts. The MOS of the
  * correlation rule comes from the sessions accepted before this run (one pass: a session newly rejected here
- * still counts in the others' MOS until the next run).
+ * still counts in the others' MOS until the next run). The running sums and the playlists' counts are then rebuilt
+ * from the new verdicts.
  */
 export async function screenJob(storage: Storage, jobId: string, protocols: ProtocolRegistry = PROTOCOLS): Promise<ScreenedSession[]> {
   const judge = await judgeOf(storage, jobId, protocols);
   if (!judge) throw new Error(`no job ${jobId} with a protocol this server knows`);
+  const totals = judge.rating ? await acceptedRatingTotals(storage, jobId) : null;
+  const totalScores = totals ? scoreTotals(judge, totals.counts) : new Map<string, Score>();
   const screened: ScreenedSession[] = [];
   for (const sessionId of await completedSessionIds(storage, jobId)) {
     const session = (await findSessionById(storage, sessionId))!;
-    const verdict = await judge.judge(session);
+    const answers = await judge.answers(session);
+    const verdict = await judge.judge(session, answers, totals ? mosWithout(session.id, answers, totals, totalScores) : null);
     await saveVerdict(storage, jobId, sessionId, verdict);
     screened.push({ sessionId, verdict });
   }
+  await rebuildSums(storage, judge);
+  await storage.write((trx) => recountLoads(storage, trx, jobId));
   return screened;
 }

@@ -4,7 +4,7 @@ import { largeJsonBodies, requireSameToken, type ParsedLargeBody } from '../body
 import { forbidden } from '../errors.js';
 import { storeSessionLogs } from '../storage/session-logs.js';
 import { findSessionByToken } from '../storage/sessions.js';
-import { screenSession } from '../quality/screening.js';
+import { judgeWithLogs } from '../quality/screening.js';
 
 /**
  * POST /api/sessionlogs/: the interaction logs of a session, stored as one JSON document per post. Up to 8 MiB,
@@ -18,9 +18,10 @@ export async function sessionLogRoutes(app: FastifyInstance): Promise<void> {
       const session = await findSessionByToken(app.storage, sessionToken);
       if (!session) throw forbidden('sessionToken does not belong to any session');
       const id = await storeSessionLogs(app.storage, session, request.body.largeJson, request.body.fields.logSummary as LogStateSummary);
-      // The logs tell whether the visual tests passed: a completed session is judged again with them.
+      // The logs tell whether the visual tests passed: a completed session is judged now if the code did not come
+      // first, else only its visual-test outcome is revised (quality/screening.ts).
       if (session.completed_at) {
-        await screenSession(app.storage, session.id, app.protocols).catch((error) => request.log.error({ err: error, session: session.id }, 'quality screening failed'));
+        await judgeWithLogs(app.storage, session.id, app.protocols).catch((error) => request.log.error({ err: error, session: session.id }, 'quality screening failed'));
       }
       return reply.code(201).send({ id, session_id: session.id });
   });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { conflict, notFound } from '../errors.js';
-import { screenSession } from '../quality/screening.js';
+import { judgeCompletedSession } from '../quality/screening.js';
 import { completeSession, findSessionByToken, missingAnswers } from '../storage/sessions.js';
 
 const TokenParams = Type.Object({ sessionToken: Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }) });
@@ -28,7 +28,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       if (session.verification_code !== null) return reply.header('cache-control', 'no-store').send({ verification_code: session.verification_code });
       const code = await completeSession(app.storage, session.id);
       // The code is stored and will be given whatever the verdict: screening is never a trap for payment.
-      await screenSession(app.storage, session.id, app.protocols).catch((error) => request.log.error({ err: error, session: session.id }, 'quality screening failed'));
+      await judgeCompletedSession(app.storage, session.id, app.protocols).catch((error) => request.log.error({ err: error, session: session.id }, 'quality screening failed'));
       return reply.header('cache-control', 'no-store').send({ verification_code: code });
     },
   );

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
-import type { Database, Db, DialectName, Storage } from './types.js';
+import type { Database, DialectName, Storage } from './types.js';
 import { realWalFileOps, WalSync, type WalFileOps } from './wal-sync.js';
 
 export const DEFAULT_SQLITE_FILE = './data/glimpse.db';
@@ -78,7 +78,6 @@ function openSqlite(url: string, synchronous: SqliteSynchronous, walFileOps: Par
     db,
     dialect: 'sqlite',
     write: (work, opts) => commits.submit(work, opts?.singleStatement ?? false),
-    lockJob: async () => undefined,
     async close() {
       await db.destroy();
       await walSync?.close();
@@ -96,9 +95,6 @@ function openPostgres(url: string): Storage {
     dialect: 'postgres',
     // A single statement commits on its own (autocommit) before the pool answers.
     write: (work, opts) => (opts?.singleStatement ? work(db) : db.transaction().execute(work)),
-    lockJob: async (trx: Db, jobId: string) => {
-      await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().execute();
-    },
     close: () => db.destroy(),
   };
 }

@@ -39,6 +39,12 @@ export async function saveVerdict(storage: Storage, jobId: string, sessionId: nu
   );
 }
 
+/** The stored verdict of a session; null when it has none. */
+export async function storedVerdict(storage: Storage, sessionId: number): Promise<Verdict | null> {
+  const row = await storage.db.selectFrom('session_verdicts').select(['accepted', 'included', 'outcomes']).where('session_id', '=', sessionId).executeTakeFirst();
+  return row ? { approved: row.accepted === 1, included: row.included === 1, outcomes: JSON.parse(row.outcomes) as RuleOutcome[] } : null;
+}
+
 /** Every verdict of a job, by session id. */
 export async function jobVerdicts(storage: Storage, jobId: string): Promise<Map<number, StoredVerdict>> {
   const rows = await storage.db.selectFrom('session_verdicts').selectAll().where('job_id', '=', jobId).execute();

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import { PLATFORMS, type Platform } from '../../contract/platforms.js';
 import { normaliseParticipantId, participantHashes } from './participant-ids.js';
+import { countCompletion, countNewSession, leastLoaded, lockedLoads, type PlaylistLoad } from './playlist-loads.js';
 import { hasWithdrawn } from './tombstones.js';
 import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
@@ -57,39 +57,14 @@ export class AlreadyCompletedError extends Error {}
 /** Every playlist of the job already has its target of accepted observers (README "Quality control"). */
 export class StudyFullError extends Error {}
 
-export interface PlaylistLoad {
-  id: number;
-  /** Completed sessions included by quality control, plus sessions still running within the lease. */
-  load: number;
-}
-
 /**
- * The playlist that should get the next participant: the lowest load, counting the sessions that are completed and
- * included in the analysis by quality control (a rejected or excluded session's playlist needs another observer:
- * the participant is paid or not, the analysis still lacks one) or still running (started
- * less than `leaseMinutes` ago; past the lease a session is taken as abandoned). Ties: fewest sessions ever, then
- * lowest id. `playlistId` restricts the choice to that playlist (a link that names it).
+ * The playlist that should get the next participant (storage/playlist-loads.ts: the lowest load, counting the
+ * sessions that are completed and included in the analysis by quality control, or still running within the lease;
+ * ties: fewest sessions ever, then lowest id). `playlistId` restricts the choice to that playlist (a link that names
+ * it). A write: it sweeps the lease.
  */
 export async function leastLoadedPlaylist(storage: Storage, jobId: string, leaseMinutes: number, playlistId: number | null = null): Promise<PlaylistLoad | null> {
-  return leastLoadedIn(storage.db, jobId, leaseMinutes, playlistId);
-}
-
-async function leastLoadedIn(db: Db, jobId: string, leaseMinutes: number, playlistId: number | null): Promise<PlaylistLoad | null> {
-  const cutoff = new Date(Date.now() - leaseMinutes * 60_000).toISOString();
-  let query = db
-    .selectFrom('playlists as p')
-    // A researcher's preview takes no participant's place.
-    .leftJoin('sessions as s', (join) => join.onRef('s.playlist_id', '=', 'p.id').on('s.preview', '=', 0))
-    .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
-    .select([
-      'p.id',
-      sql<number>`cast(coalesce(sum(case when (s.completed_at is not null and coalesce(v.included, 1) = 1) or (s.completed_at is null and s.created_at > ${cutoff}) then 1 else 0 end), 0) as integer)`.as('load'),
-      sql<number>`cast(count(s.id) as integer)`.as('total'),
-    ])
-    .where('p.job_id', '=', jobId);
-  if (playlistId !== null) query = query.where('p.id', '=', playlistId);
-  const row = await query.groupBy('p.id').orderBy('load').orderBy('total').orderBy('p.id').limit(1).executeTakeFirst();
-  return row ? { id: row.id, load: Number(row.load) } : null;
+  return storage.write(async (trx) => leastLoaded(await lockedLoads(storage, trx, jobId, leaseMinutes), playlistId));
 }
 
 export interface NewSession {
@@ -127,16 +102,17 @@ export interface OpenedSession {
 /**
  * The participant's session of this job: their unfinished one when they have it (found by any of their platform
  * ids, or by the token the page kept), else a new one with a fresh 256-bit token. AlreadyCompletedError when they
- * completed the job. Race-safe: the lookups, the balance count and the insert happen in one write transaction
- * holding the job's lock (PostgreSQL row lock; SQLite serializes writers), so concurrent calls (two tabs, several
- * server processes) see each other's sessions, and the unique (job, id) rows make a second session impossible.
+ * completed the job. Race-safe: the lookups, the choice and the insert happen in one short write transaction holding
+ * the job's balancing counts (PostgreSQL row lock on job_loads; SQLite serializes writers), so concurrent calls (two
+ * tabs, several server processes) see each other's sessions, and the unique (job, id) rows make a second session
+ * impossible. Nothing in it reads more than the participant's own rows and one count row per playlist.
  */
 export async function openSession(storage: Storage, input: NewSession): Promise<OpenedSession> {
   const token = newSessionToken();
   const preview = input.preview === true;
   const hashes = preview ? [] : participantHashes(identityIds(input.identity));
   return storage.write(async (trx) => {
-    await storage.lockJob(trx, input.jobId);
+    const loads = await lockedLoads(storage, trx, input.jobId, input.leaseMinutes);
     const known = hashes.length === 0
       ? []
       : await trx
@@ -171,7 +147,7 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
       return { id: open.id, token: open.token, playlistId: open.playlist_id, resumed: true };
     }
     if (input.acceptsNew === false && !preview) throw new JobNotOpenError();
-    const chosen = await leastLoadedIn(trx, input.jobId, input.leaseMinutes, input.playlistId);
+    const chosen = leastLoaded(loads, input.playlistId);
     if (!chosen) throw new Error(`job ${input.jobId} has no playlist${input.playlistId === null ? '' : ` ${input.playlistId}`}`);
     if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted && !preview) {
       throw new StudyFullError(input.playlistId === null ? `every playlist of job ${input.jobId} has its ${input.targetAccepted} observers` : `playlist ${chosen.id} has its ${input.targetAccepted} observers`);
@@ -193,6 +169,7 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    if (!preview) await countNewSession(trx, playlistId);
     const i = input.identity;
     await trx
       .insertInto('session_identities')
@@ -289,12 +266,14 @@ export function newVerificationCode(): string {
 /** Marks the session completed with a new code unless it already has one; returns the stored (stable) code. */
 export async function completeSession(storage: Storage, sessionId: number): Promise<string> {
   return storage.write(async (trx) => {
-    await trx
+    const session = await trx.selectFrom('sessions').select(['job_id', 'playlist_id', 'created_at', 'preview']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+    const completed = await trx
       .updateTable('sessions')
       .set({ completed_at: nowIso(), verification_code: newVerificationCode() })
       .where('id', '=', sessionId)
       .where('verification_code', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    if (Number(completed.numUpdatedRows) === 1 && session.preview === 0) await countCompletion(storage, trx, session);
     const row = await trx.selectFrom('sessions').select('verification_code').where('id', '=', sessionId).executeTakeFirstOrThrow();
     return row.verification_code!;
   });

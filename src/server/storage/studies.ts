@@ -1,4 +1,6 @@
 import type { MediaAttributes, StudyFile } from '../../contract/study.js';
+import { rebuildLoads } from './playlist-loads.js';
+import { startAcceptedSums } from './quality-sums.js';
 import { nowIso, type Db, type JobStatus, type Storage } from './types.js';
 
 /**
@@ -58,6 +60,9 @@ export async function saveStudy(storage: Storage, study: StudyFile, media: Study
       });
       await trx.insertInto('job_media').values(rows).execute();
     }
+    if (status === 'created') await startAcceptedSums(trx, study.id);
+    // Playlists may have come or gone: count the job's balancing loads anew.
+    if (status !== 'unchanged') await rebuildLoads(storage, trx, study.id);
     if (status === 'created' && options.ownerId !== undefined) await trx.insertInto('job_roles').values({ job_id: study.id, user_id: options.ownerId, role: 'owner' }).execute();
     return status;
   });

@@ -205,6 +205,40 @@ export interface SessionParticipantsTable {
   session_id: number;
 }
 
+/** Per job: how many included sessions the score sums hold. */
+export interface AcceptedSessionsTable {
+  job_id: string;
+  sessions: number;
+  /** 1: rebuild the sums before reading them (a withdrawal deleted sessions they counted). */
+  stale: Generated<number>;
+}
+
+/** Per job and analysis stimulus: the sum and count of the included sessions' ordinary scores (the MOS's terms). */
+export interface AcceptedScoreSumsTable {
+  job_id: string;
+  stimulus: string;
+  score_sum: number;
+  ratings: number;
+}
+
+/** Per job: uncompleted sessions created up to swept_until are no longer counted as running (their lease ended). */
+export interface JobLoadsTable {
+  job_id: string;
+  swept_until: string;
+}
+
+/** Per playlist: the balancing counts (storage/playlist-loads.ts). */
+export interface PlaylistLoadsTable {
+  playlist_id: number;
+  job_id: string;
+  /** Sessions ever created (not previews): the tie-break. */
+  sessions: number;
+  /** Completed sessions not excluded by quality control (a session without a verdict counts). */
+  included: number;
+  /** Uncompleted sessions within the lease. */
+  running: number;
+}
+
 export type JobStatus = 'draft' | 'open' | 'paused' | 'closed';
 
 /** A researcher's account of the console; the password only as a scrypt hash (console/passwords.ts). */
@@ -281,6 +315,10 @@ export interface Database {
   job_roles: JobRolesTable;
   sign_in_attempts: SignInAttemptsTable;
   preview_links: PreviewLinksTable;
+  accepted_sessions: AcceptedSessionsTable;
+  accepted_score_sums: AcceptedScoreSumsTable;
+  job_loads: JobLoadsTable;
+  playlist_loads: PlaylistLoadsTable;
 }
 
 export type Db = Kysely<Database>;
@@ -305,8 +343,6 @@ export interface Storage {
    * `work` must use only `trx` (on SQLite, `db` waits for the connection that the batch holds).
    */
   write<T>(work: (trx: Db) => Promise<T>, opts?: WriteOptions): Promise<T>;
-  /** Locks a job row until the write transaction ends (PostgreSQL); SQLite writes are already serialized. */
-  lockJob(trx: Db, jobId: string): Promise<void>;
   close(): Promise<void>;
 }
 

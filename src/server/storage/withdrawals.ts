@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { recountLoads } from './playlist-loads.js';
+import { markSumsStale } from './quality-sums.js';
 import { participantKey } from './sessions.js';
 import { withdrawalDigest } from './tombstones.js';
 import { nowIso, type Db, type Storage } from './types.js';
@@ -190,6 +192,9 @@ export async function withdraw(
       if (tombstones.length > 0) await trx.insertInto('withdrawals').values(tombstones).execute();
       deleted.tombstones = tombstones.length;
       deleted.sessions = deletedCount(await trx.deleteFrom('sessions').where('id', 'in', ids).executeTakeFirst());
+      const jobs = [...new Set(sessions.map((s) => s.jobId))];
+      for (const jobId of jobs) await recountLoads(storage, trx, jobId);
+      await markSumsStale(trx, jobs);
       // A browser check is only the participant's device; delete it unless another session still points at it.
       const bchecks = [...new Set(sessions.map((s) => s.bcheckId).filter((id): id is number => id !== null))];
       if (bchecks.length > 0) {

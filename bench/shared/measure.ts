@@ -1,0 +1,66 @@
+import { request as httpRequest } from 'node:http';
+
+/**
+ * What the load benchmarks share (bench/participants, bench/launch): one HTTP request as a participant's browser
+ * sends it, timed; and the latency summaries they print.
+ */
+
+export interface Answer {
+  status: number;
+  body: string;
+  ms: number;
+  cookie?: string;
+}
+
+export interface SendOptions {
+  method?: string;
+  /** Local address to send from (a participant behind their own address). */
+  from?: string;
+  body?: string | object;
+  headers?: Record<string, string>;
+}
+
+/** One request, timed from its start to the end of the answer's body; status 0 when it failed to connect. */
+export function send(url: string, opts: SendOptions = {}): Promise<Answer> {
+  const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    // A connection per request (no keep-alive pool: a pooled socket the server already closed would fail the request).
+    const req = httpRequest(url, { method: opts.method ?? 'GET', agent: false, localAddress: opts.from, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] }));
+    });
+    req.on('error', (error) => {
+      console.error(`request failed: ${opts.method ?? 'GET'} ${url}: ${error.message}`);
+      resolve({ status: 0, body: error.message, ms: performance.now() - started });
+    });
+    req.end(payload);
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+export const round1 = (x: number) => Math.round(x * 10) / 10;
+
+export interface Summary {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export function summary(values: readonly number[]): Summary {
+  return { n: values.length, p50: round1(quantile(values, 0.5)), p95: round1(quantile(values, 0.95)), p99: round1(quantile(values, 0.99)), max: round1(values.length ? Math.max(...values) : NaN) };
+}
+
+/** How many answers had each status. */
+export const countByStatus = (answers: ReadonlyArray<{ status: number }>) =>
+  Object.fromEntries([...new Set(answers.map((a) => a.status))].sort().map((s) => [s, answers.filter((a) => a.status === s).length]));

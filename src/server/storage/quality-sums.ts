@@ -1,0 +1,176 @@
+import type { Verdict } from '../../quality/rules.js';
+import { adjustIncluded } from './playlist-loads.js';
+import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
+
+/**
+ * The running sums behind the on-line verdict's MOS (README "Quality control"): per job and analysis stimulus, the
+ * sum and count of the ordinary scores of every session whose stored verdict includes it, and how many such
+ * sessions there are. They change in the same transaction as the verdict that changes them, so a participant's
+ * verdict reads the rows of their own stimuli instead of aggregating the job. `cli screen` and the console's
+ * re-judge rebuild them from the stored verdicts (`rebuildAcceptedSums`).
+ *
+ * Locking (PostgreSQL): a change of the sums first updates the job's `accepted_sessions` row, so changes of one
+ * job apply one after the other (a few statements each) and a rebuild, which locks that row first, never
+ * interleaves with them.
+ */
+
+/** Per analysis stimulus: the sum of the scores and how many there are. */
+export type ScoreSums = Map<string, { sum: number; n: number }>;
+
+export interface AcceptedSums {
+  /** Included sessions counted in the sums. */
+  sessions: number;
+  byStimulus: ScoreSums;
+}
+
+/** The sums of these stimuli and the count of included sessions; null when they must be rebuilt first. */
+export async function acceptedSums(storage: Storage, jobId: string, stimuli: readonly string[]): Promise<AcceptedSums | null> {
+  const job = await storage.db.selectFrom('accepted_sessions').select(['sessions', 'stale']).where('job_id', '=', jobId).executeTakeFirst();
+  if (!job || job.stale === 1) return null;
+  const byStimulus: ScoreSums = new Map();
+  const wanted = [...new Set(stimuli)];
+  for (let i = 0; i < wanted.length; i += 500) {
+    const rows = await storage.db
+      .selectFrom('accepted_score_sums')
+      .select(['stimulus', 'score_sum', 'ratings'])
+      .where('job_id', '=', jobId)
+      .where('stimulus', 'in', wanted.slice(i, i + 500))
+      .execute();
+    for (const r of rows) byStimulus.set(r.stimulus, { sum: Number(r.score_sum), n: Number(r.ratings) });
+  }
+  return { sessions: Number(job.sessions), byStimulus };
+}
+
+/** Every sum of a job (tests compare them with a rebuild). */
+export async function allAcceptedSums(storage: Storage, jobId: string): Promise<AcceptedSums | null> {
+  const job = await storage.db.selectFrom('accepted_sessions').select('sessions').where('job_id', '=', jobId).executeTakeFirst();
+  if (!job) return null;
+  const rows = await storage.db.selectFrom('accepted_score_sums').select(['stimulus', 'score_sum', 'ratings']).where('job_id', '=', jobId).execute();
+  return { sessions: Number(job.sessions), byStimulus: new Map(rows.map((r) => [r.stimulus, { sum: Number(r.score_sum), n: Number(r.ratings) }])) };
+}
+
+/**
+ * Adds (sign 1) or removes (sign -1) one session's scores. Nothing when the job has no sums row (a job imported
+ * before migration 013 whose row a rebuild is creating: the rebuild counts the session from its stored verdict).
+ */
+async function moveSession(trx: Db, jobId: string, own: ScoreSums, sign: 1 | -1): Promise<void> {
+  const counted = await trx.updateTable('accepted_sessions').set((eb) => ({ sessions: eb('sessions', '+', sign) })).where('job_id', '=', jobId).executeTakeFirst();
+  if (Number(counted.numUpdatedRows) === 0) return;
+  // Sorted, so that two transactions never wait on each other's rows in opposite orders.
+  for (const stimulus of [...own.keys()].sort()) {
+    const { sum, n } = own.get(stimulus)!;
+    await trx
+      .insertInto('accepted_score_sums')
+      .values({ job_id: jobId, stimulus, score_sum: sign * sum, ratings: sign * n })
+      .onConflict((oc) =>
+        oc.columns(['job_id', 'stimulus']).doUpdateSet((eb) => ({
+          score_sum: eb('accepted_score_sums.score_sum', '+', sign * sum),
+          ratings: eb('accepted_score_sums.ratings', '+', sign * n),
+        })),
+      )
+      .execute();
+  }
+}
+
+const verdictRow = (session: Pick<SessionRow, 'id' | 'job_id'>, verdict: Verdict) => ({
+  session_id: session.id,
+  job_id: session.job_id,
+  accepted: verdict.approved ? 1 : 0,
+  included: verdict.included ? 1 : 0,
+  outcomes: JSON.stringify(verdict.outcomes),
+  evaluated_at: nowIso(),
+});
+
+type JudgedSession = Pick<SessionRow, 'id' | 'job_id' | 'playlist_id' | 'preview'>;
+
+/**
+ * Stores a session's first verdict with its effect on the sums and on its playlist's balancing count, in one
+ * transaction; false (nothing changed) when the session already has a verdict: concurrent final requests of one
+ * session (the code, its logs, a retry) judge it once.
+ */
+export async function storeFirstVerdict(storage: Storage, session: JudgedSession, verdict: Verdict, own: ScoreSums): Promise<boolean> {
+  return storage.write(async (trx) => {
+    const inserted = await trx.insertInto('session_verdicts').values(verdictRow(session, verdict)).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    if (session.preview === 1) return true;
+    if (verdict.included) await moveSession(trx, session.job_id, own, 1);
+    // Completion counted the session as included in its playlist's load; an excluded one needs another observer.
+    else await adjustIncluded(storage, trx, session, -1);
+    return true;
+  });
+}
+
+/**
+ * Replaces a session's stored verdict with `revise(old)` (null: keep it), moving the session's scores in or out of
+ * the sums and its playlist's count when the analysis verdict changes. Returns the verdict now stored (null: none).
+ */
+export async function reviseVerdict(storage: Storage, session: JudgedSession, revise: (old: Verdict) => Verdict | null, own: ScoreSums): Promise<Verdict | null> {
+  return storage.write(async (trx) => {
+    let query = trx.selectFrom('session_verdicts').select(['accepted', 'included', 'outcomes']).where('session_id', '=', session.id);
+    if (storage.dialect === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    if (!row) return null;
+    const old: Verdict = { approved: row.accepted === 1, included: row.included === 1, outcomes: JSON.parse(row.outcomes) };
+    const next = revise(old);
+    if (!next) return old;
+    const { session_id: _, job_id: __, ...changes } = verdictRow(session, next);
+    await trx.updateTable('session_verdicts').set(changes).where('session_id', '=', session.id).execute();
+    if (session.preview !== 1 && next.included !== old.included) {
+      await moveSession(trx, session.job_id, own, next.included ? 1 : -1);
+      await adjustIncluded(storage, trx, session, next.included ? 1 : -1);
+    }
+    return next;
+  });
+}
+
+/** The test ratings of the job's sessions whose stored verdict includes them, counted per stimulus and value. */
+export interface IncludedRatingCount {
+  stimulus_id: number;
+  spec: string;
+  value: number;
+  n: number;
+}
+
+/**
+ * Builds the job's sums anew from the stored verdicts (only sessions judged and included count: a session still
+ * being judged adds itself when its verdict is stored). `scoresOf` turns the counts into scores (the protocol's
+ * analysis adapter). Runs under the job's `accepted_sessions` row, so no verdict change interleaves.
+ */
+export async function rebuildAcceptedSums(storage: Storage, jobId: string, scoresOf: (rows: IncludedRatingCount[]) => ScoreSums): Promise<void> {
+  await storage.write(async (trx) => {
+    await trx.insertInto('accepted_sessions').values({ job_id: jobId, sessions: 0 }).onConflict((oc) => oc.column('job_id').doNothing()).execute();
+    if (storage.dialect === 'postgres') await trx.selectFrom('accepted_sessions').select('job_id').where('job_id', '=', jobId).forUpdate().execute();
+    const included = trx
+      .selectFrom('sessions as s')
+      .innerJoin('session_verdicts as v', 'v.session_id', 's.id')
+      .select('s.id')
+      .where('s.job_id', '=', jobId)
+      .where('s.preview', '=', 0)
+      .where('s.completed_at', 'is not', null)
+      .where('v.included', '=', 1);
+    const sessions = await trx.selectFrom(included.as('i')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const counts = await trx
+      .selectFrom('ratings as r')
+      .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
+      .select(['r.stimulus_id', 'st.spec', 'r.value', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('r.session_id', 'in', included)
+      .where('st.is_training', '=', 0)
+      .groupBy(['r.stimulus_id', 'st.spec', 'r.value'])
+      .execute();
+    const sums = scoresOf(counts.map((c) => ({ ...c, n: Number(c.n) })));
+    await trx.updateTable('accepted_sessions').set({ sessions: Number(sessions.n), stale: 0 }).where('job_id', '=', jobId).execute();
+    await trx.deleteFrom('accepted_score_sums').where('job_id', '=', jobId).execute();
+    const rows = [...sums].map(([stimulus, s]) => ({ job_id: jobId, stimulus, score_sum: s.sum, ratings: s.n }));
+    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('accepted_score_sums').values(rows.slice(i, i + 500)).execute();
+  });
+}
+
+/** A new job starts with empty sums. */
+export async function startAcceptedSums(trx: Db, jobId: string): Promise<void> {
+  await trx.insertInto('accepted_sessions').values({ job_id: jobId, sessions: 0, stale: 0 }).onConflict((oc) => oc.column('job_id').doNothing()).execute();
+}
+
+/** Sessions these jobs' sums counted were deleted (a withdrawal): the next reader rebuilds them. */
+export async function markSumsStale(trx: Db, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length > 0) await trx.updateTable('accepted_sessions').set({ stale: 1 }).where('job_id', 'in', [...jobIds]).execute();
+}

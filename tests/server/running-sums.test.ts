@@ -1,0 +1,188 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, expect, it } from 'vitest';
+import { judgeCompletedSession, screenJob } from '../../src/server/quality/screening.js';
+import { allAcceptedSums } from '../../src/server/storage/quality-sums.js';
+import { completeSession } from '../../src/server/storage/sessions.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { timingEnvelopeOf } from '../../testkit/participants.js';
+import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { jobFields, writeStudy } from '../../testkit/studies.js';
+
+/**
+ * The running sums behind the on-line verdict (issue 26, README "Quality control"): after completions, session logs
+ * that revise a verdict, exclusions and a re-judgement, they hold exactly what a full recount of the included
+ * sessions gives; concurrent final requests of one session judge it once; the playlists' balancing counts equal a
+ * recount of the sessions.
+ */
+
+const SOURCES = ['s1.png', 's2.png', 's3.png', 's4.png', 's5.png'];
+const TRUTH: Record<string, number> = { 's1.png': 5, 's2.png': 4, 's3.png': 3, 's4.png': 2, 's5.png': 1 };
+let mediaDir = '';
+beforeAll(async () => {
+  mediaDir = await mkdtemp(join(tmpdir(), 'glimpse-sums-media-'));
+  for (const [i, file] of [...SOURCES, 'trap.png'].entries()) {
+    await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 40 * i, g: 90, b: 200 - 30 * i } } }).png().toFile(join(mediaDir, file));
+  }
+});
+
+const study = (id: string, fields: Record<string, unknown> = {}) => ({
+  id,
+  media: mediaDir,
+  job: jobFields('absolute_category_rating', fields),
+  playlists: [0, 1].map(() => ({ stimuli: [...SOURCES.map((source) => ({ source })), { source: 'trap.png', check: { kind: 'trap', answer: 1 } }] })),
+  quality: { rules: { correlationAfterSessions: 3 } },
+});
+
+/** Logs that show the visual tests passed (Eligibility/visual, then the instructions). */
+const passedVisualLogs = (sessionToken: string) => ({
+  sessionToken,
+  logStates: [
+    { state: 'Eligibility', status: 'visual', time: 1 },
+    { state: 'Instruction', status: 'ok', time: 2 },
+    { state: 'Result', status: 'ok', time: 3 },
+  ],
+  logMouseMovement: [],
+  logMouseClick: [],
+  logScroll: [],
+  logKeyboard: [],
+  logFocus: [],
+  logDomSize: [],
+});
+
+describeEachDialect('running sums of the on-line verdict', (dialect) => {
+  const ctx = useServer(dialect);
+
+  /** Rates every stimulus: the truth shifted by `offset` (kept on the scale), the trap right unless `missTrap`. */
+  async function rateAll(jobId: string, pid: string, opts: { offset?: number; missTrap?: boolean } = {}) {
+    const res = await getPlaylist(ctx().app, '/api/getacr/' + jobId, `platform=prolific&PROLIFIC_PID=${pid}`);
+    expect(res.statusCode).toBe(200);
+    const playlist = json<GenericPlaylist>(res);
+    for (const s of playlist.stimulis) {
+      const file = s.source!.split('/').pop()!;
+      const score = file === 'trap.png' ? (opts.missTrap ? 5 : 1) : Math.min(5, Math.max(1, TRUTH[file]! + (opts.offset ?? 0)));
+      const body = { stimuli_id: s.stimuliId, session_id: playlist.session_id, session_token: playlist.sessionToken, value: 5 - score, nbReplay: 0, logs: null, timing: timingEnvelopeOf({ media: s.source }) };
+      expect((await postJson(ctx().app, '/api/ratings/', body)).statusCode).toBe(201);
+    }
+    return playlist;
+  }
+  const code = async (token: string) => ctx().app.inject(`/api/sessions/token/${token}`);
+  const logs = async (token: string) => postJson(ctx().app, '/api/sessionlogs/', passedVisualLogs(token));
+
+  /** What a full recount gives: the ordinary scores of every session whose stored verdict includes it. */
+  async function recount(jobId: string) {
+    const rows = await ctx()
+      .storage.db.selectFrom('ratings as r')
+      .innerJoin('sessions as s', 's.id', 'r.session_id')
+      .innerJoin('session_verdicts as v', 'v.session_id', 's.id')
+      .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
+      .select(['s.id as session_id', 'st.spec', 'r.value'])
+      .where('s.job_id', '=', jobId)
+      .where('v.included', '=', 1)
+      .execute();
+    const byStimulus = new Map<string, { sum: number; n: number }>();
+    for (const r of rows) {
+      const spec = JSON.parse(r.spec) as { source: string; check?: unknown };
+      if (spec.check) continue;
+      const s = byStimulus.get(spec.source) ?? { sum: 0, n: 0 };
+      byStimulus.set(spec.source, { sum: s.sum + (5 - r.value), n: s.n + 1 });
+    }
+    return { sessions: new Set(rows.map((r) => r.session_id)).size, byStimulus };
+  }
+  const sortedSums = (sums: { sessions: number; byStimulus: Map<string, { sum: number; n: number }> } | null) =>
+    sums && { sessions: sums.sessions, byStimulus: [...sums.byStimulus].filter(([, s]) => s.n !== 0).sort(([a], [b]) => a.localeCompare(b)) };
+
+  /** The playlists' balancing counts as stored, and as a recount of the sessions gives them (lease: 60 minutes). */
+  async function loadsAndRecount(jobId: string) {
+    const db = ctx().storage.db;
+    const stored = await db.selectFrom('playlist_loads').select(['playlist_id', 'sessions', 'included', 'running']).where('job_id', '=', jobId).orderBy('playlist_id').execute();
+    const sessions = await db.selectFrom('sessions as s').leftJoin('session_verdicts as v', 'v.session_id', 's.id').select(['s.playlist_id', 's.completed_at', 'v.included']).where('s.job_id', '=', jobId).execute();
+    const recounted = stored.map((p) => {
+      const mine = sessions.filter((s) => s.playlist_id === p.playlist_id);
+      return { playlist_id: p.playlist_id, sessions: mine.length, included: mine.filter((s) => s.completed_at && s.included !== 0).length, running: mine.filter((s) => !s.completed_at).length };
+    });
+    return { stored: stored.map((p) => ({ ...p, sessions: Number(p.sessions), included: Number(p.included), running: Number(p.running) })), recounted };
+  }
+
+  it('equal a full recount after completions, late logs, exclusions and a re-judgement', async () => {
+    await ctx().importStudy(await writeStudy(study('sums', { visualTests: ['acuity'] })));
+    const plan = [
+      { pid: 'A1' },
+      { pid: 'A2', offset: 1 },
+      { pid: 'A3', missTrap: true },
+      { pid: 'A4' },
+      { pid: 'A5', offset: -1 },
+      { pid: 'A6', logsFirst: true },
+      { pid: 'A7', noLogs: true },
+      { pid: 'A8', missTrap: true, logsFirst: true },
+      { pid: 'A9' },
+      { pid: 'A10', offset: 1 },
+    ];
+    const sessions: number[] = [];
+    for (const p of plan) {
+      const playlist = await rateAll('sums', p.pid, p);
+      // The code first (the verdict cannot see the visual tests yet: excluded), then the logs revise it; or the reverse.
+      if (p.logsFirst) expect((await logs(playlist.sessionToken!)).statusCode).toBe(201);
+      expect((await code(playlist.sessionToken!)).statusCode).toBe(200);
+      if (!p.logsFirst && !p.noLogs) expect((await logs(playlist.sessionToken!)).statusCode).toBe(201);
+      sessions.push(playlist.session_id!);
+      expect(sortedSums(await allAcceptedSums(ctx().storage, 'sums'))).toEqual(sortedSums(await recount('sums')));
+    }
+    // Who is in: everyone but the two who missed the trap and the one whose logs never came (visual tests unseen).
+    const verdicts = await ctx().storage.db.selectFrom('session_verdicts').select(['session_id', 'included']).orderBy('session_id').execute();
+    expect(verdicts.map((v) => v.included)).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 1, 1]);
+    expect((await allAcceptedSums(ctx().storage, 'sums'))!.sessions).toBe(7);
+    const loads = await loadsAndRecount('sums');
+    expect(loads.stored).toEqual(loads.recounted);
+
+    // The last participant's logs come again (a beacon after the post): nothing moves.
+    const before = sortedSums(await allAcceptedSums(ctx().storage, 'sums'));
+    const last = await ctx().storage.db.selectFrom('sessions').select('token').where('id', '=', sessions.at(-1)!).executeTakeFirstOrThrow();
+    expect((await logs(last.token)).statusCode).toBe(201);
+    expect(sortedSums(await allAcceptedSums(ctx().storage, 'sums'))).toEqual(before);
+
+    // A re-judgement (cli screen, the console's button) recounts everything and rebuilds the sums and the counts.
+    await ctx().storage.db.deleteFrom('accepted_score_sums').execute();
+    await screenJob(ctx().storage, 'sums');
+    expect(sortedSums(await allAcceptedSums(ctx().storage, 'sums'))).toEqual(sortedSums(await recount('sums')));
+    const rebuilt = await loadsAndRecount('sums');
+    expect(rebuilt.stored).toEqual(rebuilt.recounted);
+  });
+
+  it('judges a session once when its final requests arrive together', async () => {
+    await ctx().importStudy(await writeStudy(study('once')));
+    for (const pid of ['B1', 'B2', 'B3', 'B4']) {
+      const playlist = await rateAll('once', pid);
+      // The page posts its logs as it asks for the code; a retry of the code comes on top.
+      const answers = await Promise.all([code(playlist.sessionToken!), postJson(ctx().app, '/api/sessionlogs/', passedVisualLogs(playlist.sessionToken!)), code(playlist.sessionToken!)]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 201, 200]);
+      expect(json(answers[0]!).verification_code).toBe(json(answers[2]!).verification_code);
+    }
+    // Straight to the judge as well: three at once on a completed session that has no verdict yet.
+    const playlist = await rateAll('once', 'B5');
+    await completeSession(ctx().storage, playlist.session_id!);
+    const verdicts = await Promise.all([1, 2, 3].map(() => judgeCompletedSession(ctx().storage, playlist.session_id!)));
+    expect(new Set(verdicts.map((v) => JSON.stringify(v))).size).toBe(1);
+    expect(await ctx().storage.db.selectFrom('session_verdicts').select('session_id').where('job_id', '=', 'once').execute()).toHaveLength(5);
+    const sums = await allAcceptedSums(ctx().storage, 'once');
+    expect(sums!.sessions).toBe(5);
+    expect(sortedSums(sums)).toEqual(sortedSums(await recount('once')));
+    // Each stimulus of the playlist is counted once per session (5 sessions over the 2 playlists).
+    expect([...sums!.byStimulus.values()].reduce((n, s) => n + s.n, 0)).toBe(5 * SOURCES.length);
+  });
+
+  it('gives one session per participant id when the same id arrives many times at once', async () => {
+    await ctx().importStudy(await writeStudy(study('one-each')));
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/one-each', `platform=prolific&PROLIFIC_PID=${i % 3 === 0 ? 'SAME' : `P${i}`}`)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(12).fill(200));
+    const same = answers.filter((_, i) => i % 3 === 0).map((a) => json<GenericPlaylist>(a).sessionToken);
+    expect(new Set(same).size).toBe(1);
+    expect(await ctx().storage.db.selectFrom('sessions').select('id').where('job_id', '=', 'one-each').execute()).toHaveLength(9);
+    const loads = await loadsAndRecount('one-each');
+    expect(loads.stored).toEqual(loads.recounted);
+    // Balanced: 9 sessions over 2 playlists.
+    expect(loads.stored.map((p) => p.sessions).sort()).toEqual([4, 5]);
+  });
+});
