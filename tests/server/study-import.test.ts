@@ -101,7 +101,7 @@ it('takes media only from inside the study file\'s folder, and only images and v
   expect((await problemsOf(linkedFolder)).map((p) => p.path)).toEqual(['$.media']);
   // A database beside the media is not a stimulus.
   const db = await problemsOf({ id: 'db', job: jobFields('absolute_category_rating'), playlists: [{ stimuli: [{ source: 'glimpse.db' }] }] });
-  expect(db).toEqual([{ path: '$.playlists[0].stimuli[0].source', message: expect.stringContaining('glimpse.db is not an image or a video') }]);
+  expect(db).toEqual([{ path: '$.playlists[0].stimuli[0].source', message: expect.stringContaining('glimpse.db is not an image, a video or a 3D object') }]);
 });
 
 it('reads each video\'s container and refuses, naming the file, a codec the player does not decode', async () => {

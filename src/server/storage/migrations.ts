@@ -352,6 +352,18 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('sessions').dropColumn('preview').execute();
       },
     },
+    // 3D objects (README "3D objects"): the camera poses posted with a rating, and the bytes a .gltf loads with its
+    // side files (buffers and textures, stored as media rows of their own), so the loading total is exact.
+    '014_model_views': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('ratings').addColumn('views', 'text').execute();
+        await db.schema.alterTable('job_media').addColumn('load_bytes', 'bigint').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('ratings').dropColumn('views').execute();
+        await db.schema.alterTable('job_media').dropColumn('load_bytes').execute();
+      },
+    },
   };
 }
 
