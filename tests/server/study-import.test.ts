@@ -84,12 +84,12 @@ it('accepts every protocol\'s sample study', async () => {
   }
 });
 
-it('takes media only from inside the study file\'s folder, and only images and videos', async () => {
+it('takes media only from inside the study file\'s folder, and only images, videos and 3D objects', async () => {
   const outside = await problemsOf({ id: 'etc', job: jobFields('pair_comparison'), media: '/etc', playlists: [{ stimuli: [{ sourceA: 'passwd', sourceB: 'hostname' }] }] }, { keepMedia: true });
   expect(outside).toEqual(
     expect.arrayContaining([
       { path: '$.media', message: expect.stringMatching(/^media folder \/etc is outside the study file's folder /) },
-      { path: '$.playlists[0].stimuli[0].sourceA', message: expect.stringMatching(/^passwd is not an image or a video \(allowed: \.png, .*\.mp4/) },
+      { path: '$.playlists[0].stimuli[0].sourceA', message: expect.stringMatching(/^passwd is not an image, a video or a 3D object \(allowed: \.png, .*\.mp4/) },
     ]),
   );
   // A folder reached through a symlink, and a file linked from elsewhere, are outside too.

@@ -42,10 +42,10 @@ export interface PlyHeader {
 
 /** The header, or a ModelProblem saying which line is wrong. */
 export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
+  if (!/^ply\r?\n/.test(new TextDecoder('latin1').decode(bytes.subarray(0, 5)))) throw new ModelProblem('is not a PLY file (its first line must be "ply")');
   const end = findHeaderEnd(bytes);
   if (end < 0) throw new ModelProblem('has no PLY header ending in "end_header"');
   const lines = new TextDecoder('latin1').decode(bytes.subarray(0, end)).split(/\r?\n/);
-  if (lines[0] !== 'ply') throw new ModelProblem('is not a PLY file (its first line must be "ply")');
   let format: PlyFormat | null = null;
   const elements: PlyElement[] = [];
   for (const [i, line] of lines.slice(1).entries()) {
@@ -149,7 +149,7 @@ function checkAsciiBody(header: PlyHeader, bytes: Uint8Array): void {
       if (w !== words.length) throw new ModelProblem(`body line ${line + 1}: ${element.name} ${i} has ${words.length} values, its properties take ${w}`);
     }
   }
-  if (line !== lines.length) throw new ModelProblem(`has ${formatCount(lines.length - line)} body lines more than its header declares`);
+  if (line !== lines.length) throw new ModelProblem(`has ${formatCount(lines.length - line)} more body line(s) than its header declares`);
 }
 
 /** Reads and checks a PLY point cloud of the media folder; throws ModelProblem saying what is wrong. */
