@@ -1,0 +1,81 @@
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { expect, it } from 'vitest';
+import { pointCloud, texturedMesh, writeCloud, writeMesh } from '../../scripts/demo/render-model.js';
+import type { CameraSample, ViewsRecord } from '../../src/contract/payloads.js';
+import { exportJob } from '../../src/server/export/export.js';
+import { describeEachDialect } from '../../testkit/databases.js';
+import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { jobFields, writeStudy } from '../../testkit/studies.js';
+
+/** An inspect-mode camera path: `n` poses, one per frame at 60 Hz, swinging in azimuth and zooming in. */
+function inspectViews(n: number, play = 0): ViewsRecord {
+  const samples: CameraSample[] = Array.from({ length: n }, (_, i) => ({ play, frame: i, t: 1000 + i * 16.7, az: i * 0.5 - 30.25, el: 10 + (i % 7), dist: 1 - i / (4 * n) }));
+  return { v: 1, mode: 'inspect', samples };
+}
+
+describeEachDialect('camera poses of 3D objects', (dialect) => {
+  const ctx = useServer(dialect);
+
+  async function session(): Promise<GenericPlaylist> {
+    const file = await writeStudy({ id: 'views', job: jobFields('absolute_category_rating', { category_id: 5 }), playlists: [{ stimuli: [{ source: 'knot.glb' }, { source: 'dome.ply' }, { source: 'red.png' }] }] });
+    const media = join(dirname(file), 'media');
+    await writeMesh(await texturedMesh('knot', { segments: 30, rings: 6 }), join(media, 'knot.glb'));
+    await writeCloud(pointCloud('dome', 200), join(media, 'dome.ply'));
+    await ctx().importStudy(file);
+    return json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getacr/views'));
+  }
+  const post = (body: unknown, headers: Record<string, string> = {}) => postJson(ctx().app, '/api/ratings/', body, headers);
+  const exported = async (format: 'json' | 'csv' = 'json') => {
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    await exportJob(ctx().storage, 'views', { table: 'views', format, out });
+    return Buffer.concat(chunks).toString();
+  };
+
+  it('stores the poses posted with a rating, small or large, and exports one JSON Lines row per sample', async () => {
+    const p = await session();
+    const [knot, dome, image] = p.stimulis.map((s) => s.stimuliId) as [number, number, number];
+    const small = inspectViews(3);
+    // 4,000 samples: over the 16 KiB a body is parsed on the event loop, so the worker path is taken.
+    const large = { v: 1, mode: 'turntable', samples: inspectViews(4000, 1).samples } satisfies ViewsRecord;
+    const key = { 'idempotency-key': 'views-1' };
+    const first = await post(ratingBody(p, knot, { value: 4, views: small }), key);
+    expect(first.statusCode).toBe(201);
+    expect((await post(ratingBody(p, knot, { value: 4, views: small }), key)).statusCode).toBe(200);
+    expect(JSON.stringify(ratingBody(p, dome, { views: large })).length).toBeGreaterThan(16 * 1024);
+    expect((await post(ratingBody(p, dome, { value: 2, views: large }))).statusCode).toBe(201);
+    expect((await post(ratingBody(p, image, { value: 3 }))).statusCode).toBe(201);
+
+    const stored = await ctx().storage.db.selectFrom('ratings').select(['stimulus_id', 'views']).orderBy('id').execute();
+    expect(stored.map((r) => [r.stimulus_id, r.views === null ? null : JSON.parse(r.views)])).toEqual([[knot, small], [dome, large], [image, null]]);
+
+    const lines = (await exported()).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(3 + 4000);
+    expect(lines[0]).toMatchObject({ rating_id: json(first).id, job_id: 'views', session_id: p.session_id, stimulus_id: knot, stimulus_position: 0, is_training: false, source: 'knot.glb', value: 4, mode: 'inspect', sample: 0, ...small.samples[0] });
+    expect(lines.slice(0, 3).map((l) => [l.frame, l.az, l.el, l.dist])).toEqual(small.samples.map((s) => [s.frame, s.az, s.el, s.dist]));
+    expect(lines[3 + 3999]).toMatchObject({ stimulus_id: dome, source: 'dome.ply', mode: 'turntable', sample: 3999, ...large.samples[3999] });
+    // The CSV has the same rows, with a header.
+    expect((await exported('csv')).trimEnd().split('\n')).toHaveLength(1 + 3 + 4000);
+  });
+
+  it('refuses malformed poses with 400, storing nothing', async () => {
+    const p = await session();
+    const stimulus = p.stimulis[0].stimuliId;
+    const bad = [
+      { v: 2, mode: 'inspect', samples: [] },
+      { v: 1, mode: 'orbit', samples: [] },
+      { v: 1, mode: 'inspect', samples: [{ play: 0, frame: 0, t: 1, az: 0, el: 0, dist: -1 }] },
+      { v: 1, mode: 'inspect', samples: [{ play: 0, frame: 0, t: 1, az: 0, el: 0, dist: 1, zoom: 2 }] },
+      // A large body with one bad sample at its end: validated in the worker.
+      { v: 1, mode: 'inspect', samples: [...inspectViews(2000).samples, { play: 0, frame: 'x', t: 1, az: 0, el: 0, dist: 1 }] },
+    ];
+    for (const views of bad) {
+      const res = await post(ratingBody(p, stimulus, { value: 3, views }));
+      expect([res.statusCode, json(res).error]).toEqual([400, 'VALIDATION']);
+    }
+    expect(await countRows(ctx().storage, 'ratings')).toBe(0);
+    expect(await exported()).toBe('');
+  });
+});
