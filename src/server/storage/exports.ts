@@ -94,7 +94,7 @@ export function reportRatingRows(storage: Storage, jobId: string, afterId: numbe
     .where('s.job_id', '=', jobId)
     .where('s.preview', '=', 0)
     .where('r.id', '>', afterId)
-    .select(['r.id', 'r.session_id', 'r.stimulus_id', 'r.value', 'r.nb_replay', 'r.logs', 'r.timing'])
+    .select(['r.id', 'r.session_id', 'r.stimulus_id', 'r.value', 'r.nb_replay', 'r.logs', 'r.timing', 'r.views'])
     .orderBy('r.id')
     .limit(EXPORT_PAGE_ROWS)
     .execute();
