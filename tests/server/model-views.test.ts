@@ -3,10 +3,18 @@ import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
 import { pointCloud, texturedMesh, writeCloud, writeMesh } from '../../scripts/demo/render-model.js';
 import type { CameraSample, ViewsRecord } from '../../src/contract/payloads.js';
+import type { RatingReport } from '../../src/analysis/index.js';
+import { chartSpecs } from '../../src/analysis/index.js';
 import { exportJob } from '../../src/server/export/export.js';
+import { jobReport } from '../../src/server/report/job-report.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { jobFields, writeStudy } from '../../testkit/studies.js';
+
+/** `n` inspect poses `stepMs` apart, turning evenly through `degrees` of azimuth at 10° elevation. */
+function turning(n: number, stepMs: number, degrees: number): ViewsRecord {
+  return { v: 1, mode: 'inspect', samples: Array.from({ length: n }, (_, i) => ({ play: 0, frame: i, t: 500 + i * stepMs, az: (degrees * i) / (n - 1), el: 10, dist: 1 })) };
+}
 
 /** An inspect-mode camera path: `n` poses, one per frame at 60 Hz, swinging in azimuth and zooming in. */
 function inspectViews(n: number, play = 0): ViewsRecord {
@@ -17,8 +25,8 @@ function inspectViews(n: number, play = 0): ViewsRecord {
 describeEachDialect('camera poses of 3D objects', (dialect) => {
   const ctx = useServer(dialect);
 
-  async function session(): Promise<GenericPlaylist> {
-    const file = await writeStudy({ id: 'views', job: jobFields('absolute_category_rating', { category_id: 5 }), playlists: [{ stimuli: [{ source: 'knot.glb' }, { source: 'dome.ply' }, { source: 'red.png' }] }] });
+  async function session(quality?: object): Promise<GenericPlaylist> {
+    const file = await writeStudy({ id: 'views', job: jobFields('absolute_category_rating', { category_id: 5 }), playlists: [{ stimuli: [{ source: 'knot.glb' }, { source: 'dome.ply' }, { source: 'red.png' }] }], ...(quality ? { quality } : {}) });
     const media = join(dirname(file), 'media');
     await writeMesh(await texturedMesh('knot', { segments: 30, rings: 6 }), join(media, 'knot.glb'));
     await writeCloud(pointCloud('dome', 200), join(media, 'dome.ply'));
@@ -77,5 +85,33 @@ describeEachDialect('camera poses of 3D objects', (dialect) => {
     }
     expect(await countRows(ctx().storage, 'ratings')).toBe(0);
     expect(await exported()).toBe('');
+  });
+
+  it('screens inspection with minInspection (analysis only) and reports inspection time, coverage and zoom per object', async () => {
+    const first = await session({ rules: { minInspection: { ms: 1000, azimuthDeg: 90 }, shownToEnd: false } });
+    const second = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getacr/views'));
+    const third = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getacr/views'));
+    // Well inspected: 21 poses 100 ms apart (2,100 ms) through 180°; short: 6 poses (600 ms) through 30°.
+    const takes = [[first, turning(21, 100, 180)], [second, turning(6, 100, 30)], [third, turning(11, 200, 120)]] as const;
+    for (const [p, views] of takes) {
+      for (const [i, s] of p.stimulis.entries()) expect((await post(ratingBody(p, s.stimuliId, { value: 2, ...(i < 2 ? { views } : {}) }))).statusCode).toBe(201);
+      expect((await ctx().app.inject(`/api/sessions/token/${p.sessionToken}`)).statusCode).toBe(200);
+    }
+    const verdicts = await ctx().storage.db.selectFrom('session_verdicts').select(['session_id', 'accepted', 'included']).orderBy('session_id').execute();
+    expect(verdicts.map((v) => [v.session_id, Number(v.accepted), Number(v.included)])).toEqual([[first.session_id, 1, 1], [second.session_id, 1, 0], [third.session_id, 1, 1]]);
+
+    const report = (await jobReport(ctx().storage, 'views', { mediaDir: ctx().mediaDir, resamples: 0 })) as RatingReport;
+    expect(report.views!.stimuli.map((v) => [v.stimulus, v.trials, v.observers, v.inspectMs.median, v.inspectMs.min, v.azimuthRangeDeg.min, v.zoom.median])).toEqual([
+      ['dome.ply', 2, 2, 2150, 2100, 120, 1],
+      ['knot.glb', 2, 2, 2150, 2100, 120, 1],
+    ]);
+    // 2,100 ms over 0°–180° at 10° elevation, 2,200 ms over 0°–120°: the cells at 0°–30° hold 4 + 3 poses of 100 and 200 ms.
+    const knot = report.views!.stimuli[1]!;
+    expect(knot.coverage.find((c) => c.azimuthDeg === 0)).toEqual({ azimuthDeg: 0, elevationDeg: 0, ms: 4 * 100 + 3 * 200, share: 1000 / 4300 });
+    expect(knot.coverage.every((c) => c.elevationDeg === 0)).toBe(true);
+    expect(chartSpecs(report).map((c) => c.title).filter((t) => t.startsWith('Viewpoint coverage'))).toEqual([
+      'Viewpoint coverage of dome.ply in inspect mode: share of the inspection time per 30° × 15° cell (2 answers).',
+      'Viewpoint coverage of knot.glb in inspect mode: share of the inspection time per 30° × 15° cell (2 answers).',
+    ]);
   });
 });
