@@ -7,6 +7,7 @@ import type { RatingReport } from '../../src/analysis/index.js';
 import { chartSpecs } from '../../src/analysis/index.js';
 import { exportJob } from '../../src/server/export/export.js';
 import { jobReport } from '../../src/server/report/job-report.js';
+import { addUser, signIn } from '../../testkit/console.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { jobFields, writeStudy } from '../../testkit/studies.js';
@@ -66,6 +67,17 @@ describeEachDialect('camera poses of 3D objects', (dialect) => {
     expect(lines[3 + 3999]).toMatchObject({ stimulus_id: dome, source: 'dome.ply', mode: 'turntable', sample: 3999, ...large.samples[3999] });
     // The CSV has the same rows, with a header.
     expect((await exported('csv')).trimEnd().split('\n')).toHaveLength(1 + 3 + 4000);
+  });
+
+  it('offers the camera poses as views.jsonl in the console, for a job with 3D objects only', async () => {
+    const p = await session();
+    expect((await post(ratingBody(p, p.stimulis[0].stimuliId, { value: 1, views: inspectViews(2) }))).statusCode).toBe(201);
+    await addUser(ctx().storage, 'lead@example.org', { jobId: 'views', role: 'owner' });
+    const lead = await signIn(ctx().app, 'lead@example.org');
+    expect(json(await lead.get('/console/api/jobs/views')).downloads).toContain('views.jsonl');
+    const file = await lead.get('/console/api/jobs/views/export?table=views&format=json');
+    expect(file.statusCode).toBe(200);
+    expect(file.body.trimEnd().split('\n').map((line) => JSON.parse(line).az)).toEqual([-30.25, -29.75]);
   });
 
   it('refuses malformed poses with 400, storing nothing', async () => {
