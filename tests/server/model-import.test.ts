@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { impairMesh, pointCloud, texturedMesh, writeCloud, writeMesh } from '../../scripts/demo/render-model.js';
@@ -122,6 +122,34 @@ it('refuses a PLY whose body does not hold what its header declares, and one ove
     '[5].source point cloud noply.ply is not a PLY file (its first line must be "ply")',
     '[6].source point cloud nox.ply has no float vertex property x',
   ]);
+});
+
+it('refuses, before decoding, a model over the size limit, too many objects, or too many triangles by instancing', async () => {
+  const { file, media } = await acrStudy('models-limits', ['big.glb', 'instanced.gltf', 'nodes.gltf']);
+  // A sparse file: its size is over the limit without the bytes being written.
+  await writeFile(join(media, 'big.glb'), '');
+  await truncate(join(media, 'big.glb'), MODEL_LIMITS.maxBytes + 1);
+  // One mesh of 1,000 triangles drawn by 2,001 nodes: 2,001,000 triangles in a 50 KB file.
+  const vertices = Buffer.from(new Float32Array(9000).map((_, i) => i % 7).buffer);
+  const gltf = (nodes: number) => ({
+    asset: { version: '2.0' },
+    scenes: [{ nodes: [0] }],
+    nodes: Array.from({ length: nodes }, () => ({ mesh: 0 })),
+    buffers: [{ byteLength: vertices.length, uri: `data:application/octet-stream;base64,${vertices.toString('base64')}` }],
+    bufferViews: [{ buffer: 0, byteLength: vertices.length }],
+    accessors: [{ bufferView: 0, componentType: 5126, count: 3000, type: 'VEC3', min: [0, 0, 0], max: [6, 6, 6] }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+  });
+  await writeFile(join(media, 'instanced.gltf'), JSON.stringify(gltf(2001)));
+  await writeFile(join(media, 'nodes.gltf'), JSON.stringify(gltf(MODEL_LIMITS.maxObjects + 1)));
+  expect(await problemsOf(file)).toEqual([
+    { path: '$.playlists[0].stimuli[0].source', message: 'model big.glb is 268,435,457 bytes, over the limit of 268,435,456' },
+    { path: '$.playlists[0].stimuli[1].source', message: 'model instanced.gltf draws 2,001,000 triangles, over the limit of 2,000,000' },
+    { path: '$.playlists[0].stimuli[2].source', message: 'model nodes.gltf has 100,001 nodes, over the limit of 100,000 of a kind' },
+  ]);
+  // Under the limit, the same mesh drawn by 2,000 nodes is accepted.
+  await writeFile(join(media, 'instanced.gltf'), JSON.stringify(gltf(2000)));
+  expect((await problemsOf(file)).map((p) => p.path)).toEqual(['$.playlists[0].stimuli[0].source', '$.playlists[0].stimuli[2].source']);
 });
 
 describeEachDialect('3D object import', (dialect) => {

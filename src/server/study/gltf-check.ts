@@ -1,6 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { posix, resolve, sep } from 'node:path';
-import { BufferUtils, ImageUtils, NodeIO, Primitive, type Document, type GLTF, type JSONDocument } from '@gltf-transform/core';
+import { BufferUtils, ImageUtils, NodeIO, type Document, type GLTF, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
 import { MEDIA_FILE_PATTERN } from '../../contract/stimulus.js';
@@ -54,6 +54,8 @@ export async function checkGltf(mediaRoot: string, source: string): Promise<Chec
 
   const where = checkBounds(json, bufferLengths(json, jsonDoc.resources, binary));
   if (where) throw new ModelProblem(`model ${source} is malformed: ${where}`);
+  const tooMuch = sizeProblem(json);
+  if (tooMuch) throw new ModelProblem(`model ${source} ${tooMuch}`);
   let doc: Document;
   try {
     doc = await io.readJSON(jsonDoc);
@@ -133,28 +135,41 @@ function checkBounds(json: GLTF.IGLTF, held: Array<number | null>): string | nul
   return null;
 }
 
-/** What makes a read document unfit to show (the message follows "model {source}"), or null. */
-function documentProblem(doc: Document): string | null {
-  const root = doc.getRoot();
+/**
+ * Over a limit, or nothing to draw (the message follows "model {source}"), or null. Counted from the JSON, before
+ * the file is decoded: a few bytes per node or a huge instanced count must not cost the server its memory.
+ */
+function sizeProblem(json: GLTF.IGLTF): string | null {
+  for (const kind of ['nodes', 'meshes', 'accessors', 'bufferViews', 'buffers', 'materials', 'textures', 'images', 'samplers', 'skins', 'animations', 'cameras'] as const) {
+    const count = (json[kind] as unknown[] | undefined)?.length ?? 0;
+    if (count > MODEL_LIMITS.maxObjects) return `has ${formatCount(count)} ${kind}, over the limit of ${formatCount(MODEL_LIMITS.maxObjects)} of a kind`;
+  }
+  const nodes = json.nodes ?? [];
+  const accessors = json.accessors ?? [];
   let triangles = 0;
   let points = 0;
   let drawable = 0;
-  for (const node of root.listNodes()) {
-    for (const primitive of node.getMesh()?.listPrimitives() ?? []) {
-      const position = primitive.getAttribute('POSITION');
+  for (const node of nodes) {
+    for (const primitive of (node.mesh === undefined ? undefined : json.meshes?.[node.mesh])?.primitives ?? []) {
+      const position = accessors[primitive.attributes?.POSITION ?? -1];
       if (!position) continue;
       drawable++;
-      const indices = primitive.getIndices();
-      const n = indices ? indices.getCount() : position.getCount();
-      const mode = primitive.getMode();
-      if (mode === Primitive.Mode.POINTS) points += n;
-      else if (mode === Primitive.Mode.TRIANGLES) triangles += Math.floor(n / 3);
-      else if (mode === Primitive.Mode.TRIANGLE_STRIP || mode === Primitive.Mode.TRIANGLE_FAN) triangles += Math.max(0, n - 2);
+      const n = primitive.indices === undefined ? position.count : (accessors[primitive.indices]?.count ?? 0);
+      const mode = primitive.mode ?? 4;
+      if (mode === 0) points += n;
+      else if (mode === 4) triangles += Math.floor(n / 3);
+      else if (mode === 5 || mode === 6) triangles += Math.max(0, n - 2);
     }
   }
   if (drawable === 0) return 'has no mesh to show (no node draws a primitive with POSITION)';
   if (triangles > MODEL_LIMITS.maxTriangles) return `draws ${formatCount(triangles)} triangles, over the limit of ${formatCount(MODEL_LIMITS.maxTriangles)}`;
   if (points > MODEL_LIMITS.maxPoints) return `draws ${formatCount(points)} points, over the limit of ${formatCount(MODEL_LIMITS.maxPoints)}`;
+  return null;
+}
+
+/** What makes a read document unfit to show (the message follows "model {source}"), or null. */
+function documentProblem(doc: Document): string | null {
+  const root = doc.getRoot();
   for (const mesh of root.listMeshes()) {
     for (const primitive of mesh.listPrimitives()) {
       const indices = primitive.getIndices()?.getArray();

@@ -10,6 +10,11 @@ export const MODEL_LIMITS = {
   maxTriangles: 2_000_000,
   /** Points of a point cloud (a PLY's vertices, or glTF POINTS primitives). */
   maxPoints: 2_000_000,
+  /**
+   * glTF objects of one kind (nodes, meshes, accessors...): checked before the file is decoded, since a few bytes of
+   * JSON per object cost about a kilobyte each to read.
+   */
+  maxObjects: 100_000,
   /** Width and height of a texture, in pixels (WebGL 2 guarantees 2048; every current GPU takes 4096). */
   maxTextureSide: 4096,
 } as const;
