@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inspectionOf, ViewsAccumulator, type ViewsInput } from './views.js';
+import { specForViewCoverage } from '../report/charts.js';
+import { renderSvg } from '../report/render-svg.js';
+import { inspectionOf, VIEW_CELLS, ViewsAccumulator, type ViewsInput } from './views.js';
 
 const pose = (play: number, t: number, az: number, el: number, dist: number) => ({ play, t, az, el, dist });
 /** Two plays: 4 poses 100 ms apart turning 0° → 100°, then 2 poses 50 ms apart looking from below. */
@@ -42,5 +44,17 @@ describe('inspection of a 3D object', () => {
     ]);
     expect(x!.cellsSeenShare).toBe(5 / 144);
     expect(new ViewsAccumulator().result()).toBeNull();
+  });
+
+  it('draws the coverage as an azimuth × elevation heatmap, one cell per cell seen', async () => {
+    const views = new ViewsAccumulator();
+    views.add('x', 'o1', first);
+    const [x] = views.result()!.stimuli;
+    const svg = await renderSvg(specForViewCoverage('x', VIEW_CELLS, x!.coverage));
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('azimuth (°)');
+    // One rect per cell seen, labelled with its azimuth, elevation and share (the 330° cell holds the −10°/−20° poses).
+    const cells = [...svg.matchAll(/aria-label="az: (\d+); el: (−?\d+); az2: \d+; el2: −?\d+; share: (\d+)%" role="graphics-symbol" aria-roledescription="rect mark"/g)].map((m) => [m[1], m[2], m[3]]);
+    expect(cells).toEqual([['330', '−60', '20'], ['0', '0', '20'], ['30', '0', '20'], ['60', '15', '20'], ['90', '15', '20']]);
   });
 });
