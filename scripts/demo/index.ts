@@ -1,6 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parseMediaName, type ImageRecipe, type VideoRecipe } from './media-name.js';
+import { parseMediaName, type CloudRecipe, type ImageRecipe, type MeshRecipe, type VideoRecipe } from './media-name.js';
+import { impairCloud, impairMesh, pointCloud, texturedMesh, writeCloud, writeMesh } from './render-model.js';
 import { rasterize, writeImage, type RawImage } from './render-image.js';
 import { ffmpegAvailable, FFMPEG, writeVideo } from './render-video.js';
 import { listStudyMedia } from './study-media.js';
@@ -32,6 +33,7 @@ export async function ensureDemoMedia(studiesDir: string, options: EnsureDemoMed
   const log = options.log ?? (() => {});
   const images: Array<{ path: string; recipe: ImageRecipe }> = [];
   const videos: Array<{ path: string; recipe: VideoRecipe }> = [];
+  const models: Array<{ path: string; recipe: MeshRecipe | CloudRecipe }> = [];
   const seen = new Set<string>();
   for (const { files } of await listStudyMedia(studiesDir)) {
     for (const path of files) {
@@ -41,6 +43,8 @@ export async function ensureDemoMedia(studiesDir: string, options: EnsureDemoMed
       if (!recipe) continue;
       if (recipe.kind === 'video') {
         if (options.regenerateVideos || !(await exists(path))) videos.push({ path, recipe });
+      } else if (recipe.kind === 'mesh' || recipe.kind === 'cloud') {
+        if (!(await exists(path))) models.push({ path, recipe });
       } else if (!(await exists(path))) {
         images.push({ path, recipe });
       }
@@ -59,6 +63,17 @@ export async function ensureDemoMedia(studiesDir: string, options: EnsureDemoMed
     await mkdir(dirname(path), { recursive: true });
     await writeImage(recipe, base, path);
     log(`image ${path}`);
+  }
+
+  for (const { path, recipe } of models) {
+    if (recipe.kind === 'mesh') {
+      const doc = await texturedMesh(recipe.content);
+      await impairMesh(doc, recipe.steps);
+      await writeMesh(doc, path);
+    } else {
+      await writeCloud(impairCloud(pointCloud(recipe.content, recipe.points), recipe.steps), path);
+    }
+    log(`${recipe.kind} ${path}`);
   }
 
   if (videos.length > 0 && !(await ffmpegAvailable())) {

@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import { CLOUD_CONTENTS, MESH_CONTENTS, type CloudContent, type CloudStep, type MeshContent, type MeshStep } from './render-model.js';
 import { EMOTIONS, PEOPLE, type Emotion } from './scenes/faces.js';
 
 /**
@@ -13,6 +14,14 @@ import { EMOTIONS, PEOPLE, type Emotion } from './scenes/faces.js';
  * sigma S, "p" as decimal point: blur1p5) | noise{S} (gaussian noise, sigma S grey levels) | px{N} (pixelation,
  * N-pixel blocks).
  * Example: images/landscape_640x360_q10.jpg, faces/face-ada-anger_512x512_px16.jpg, videos/city_480x270_crf38.mp4
+ *
+ * 3D objects (render-model.ts), "p" as decimal point:
+ *   {knot|shell}[_{step}...].glb          textured mesh; steps: ref | simp{R} (meshoptimizer simplification keeping
+ *                                         ratio R of the vertices) | qpos{B} (positions quantized to B bits, 8-16) |
+ *                                         tex{Q} (texture as JPEG quality Q) | mopt (EXT_meshopt_compression)
+ *   {dome|spiral}_{N}k[_{step}...].ply    point cloud of N thousand points; steps: ref | dec{K} (keep fraction K) |
+ *                                         gn{S} (gaussian geometry noise, sigma S object units; the objects span ~2)
+ * Example: models/knot_simp0p25.glb, clouds/dome_20k_gn0p02.ply
  */
 
 export const SCENES = ['landscape', 'city', 'still-life'] as const;
@@ -48,7 +57,20 @@ export interface VideoRecipe {
   seconds: number;
 }
 
-export type MediaRecipe = ImageRecipe | VideoRecipe;
+export interface MeshRecipe {
+  kind: 'mesh';
+  content: MeshContent;
+  steps: MeshStep[];
+}
+
+export interface CloudRecipe {
+  kind: 'cloud';
+  content: CloudContent;
+  points: number;
+  steps: CloudStep[];
+}
+
+export type MediaRecipe = ImageRecipe | VideoRecipe | MeshRecipe | CloudRecipe;
 
 const MAX_SIDE = 4096;
 
@@ -56,6 +78,8 @@ const MAX_SIDE = 4096;
 export function parseMediaName(path: string): MediaRecipe | null {
   const ext = extname(path).toLowerCase();
   const parts = basename(path, extname(path)).split('_');
+  if (ext === '.glb') return parseMeshName(parts);
+  if (ext === '.ply') return parseCloudName(parts);
   if (parts.length < 2) return null;
   const [subjectPart, sizePart, ...stepParts] = parts as [string, string, ...string[]];
   const size = /^(\d{2,4})x(\d{2,4})$/.exec(sizePart);
@@ -122,4 +146,38 @@ function parseStep(part: string): ImageStep | null {
     default:
       return null;
   }
+}
+
+/** A decimal written with "p" as its point (0p25), or NaN. */
+const decimal = (text: string | undefined) => (text && /^\d{1,3}(p\d{1,3})?$/.test(text) ? Number(text.replace('p', '.')) : NaN);
+
+function parseMeshName([content, ...stepParts]: string[]): MeshRecipe | null {
+  if (!(MESH_CONTENTS as readonly string[]).includes(content!)) return null;
+  const steps: MeshStep[] = [];
+  for (const part of stepParts) {
+    const match = /^(simp|qpos|tex)(.+)$/.exec(part);
+    const value = decimal(match?.[2]);
+    if (part === 'ref') continue;
+    if (part === 'mopt') steps.push({ op: 'meshopt' });
+    else if (match?.[1] === 'simp' && value > 0 && value < 1) steps.push({ op: 'simplify', ratio: value });
+    else if (match?.[1] === 'qpos' && Number.isInteger(value) && value >= 8 && value <= 16) steps.push({ op: 'quantize', bits: value });
+    else if (match?.[1] === 'tex' && Number.isInteger(value) && value >= 1 && value <= 100) steps.push({ op: 'texture', quality: value });
+    else return null;
+  }
+  return { kind: 'mesh', content: content as MeshContent, steps };
+}
+
+function parseCloudName([content, count, ...stepParts]: string[]): CloudRecipe | null {
+  const thousands = /^(\d{1,4})k$/.exec(count ?? '');
+  if (!(CLOUD_CONTENTS as readonly string[]).includes(content!) || !thousands || Number(thousands[1]) < 1) return null;
+  const steps: CloudStep[] = [];
+  for (const part of stepParts) {
+    const match = /^(dec|gn)(.+)$/.exec(part);
+    const value = decimal(match?.[2]);
+    if (part === 'ref') continue;
+    if (match?.[1] === 'dec' && value > 0 && value < 1) steps.push({ op: 'decimate', keep: value });
+    else if (match?.[1] === 'gn' && value > 0 && value <= 1) steps.push({ op: 'noise', sigma: value });
+    else return null;
+  }
+  return { kind: 'cloud', content: content as CloudContent, points: Number(thousands[1]) * 1000, steps };
 }

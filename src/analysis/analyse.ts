@@ -10,6 +10,7 @@ import { analyseRating } from './rating/rating.js';
 import type { QualityControlSummary, Report, ReportHeader, ResolvedOptions, UnavailableReport } from './report-types.js';
 import { analyseTiming, DEFAULT_TIMING_RULE, TimingAccumulator, type TimingResult } from './timing/timing.js';
 import type { AnalysisInput, AnalysisOptions, MediaImage } from './types.js';
+import { VIEW_CELLS } from './views/views.js';
 import { mldsWarnings, pairedWarnings } from './warnings.js';
 
 export const DEFAULT_SEED = 1;
@@ -109,6 +110,8 @@ function qualityNotes(quality: QualityControlSummary | undefined | null): string
 
 /** The report's header: what was run on which votes, with the notes that depend on the data. */
 function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: ResolvedOptions, timing: TimingResult | null, methods: string[], notes: string[], votes: ReportHeader['votes'], warnings: string[] = []): ReportHeader {
+  const views = input.views?.result() ?? null;
+  if (views) methods = [...methods, VIEWS_METHOD];
   return {
     tool: { name: 'Glimpse', version: toolVersion() },
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),
@@ -121,9 +124,13 @@ function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: 
     methods: timing ? [...methods, `Timing: a trial is flagged when a timed step was not shown exactly its requested frames${resolved.timingRule.exactFrames ? '' : ' (rule off)'} or had more than ${resolved.timingRule.maxDroppedFrames} dropped frames.`] : methods,
     notes: [...notes, ...(timing && timing.flaggedTrials > 0 ? [`${timing.flaggedTrials} of ${timing.trials} trials had timing problems.`] : []), ...qualityNotes(input.quality)],
     timing,
+    views,
     quality: input.quality ?? null,
   };
 }
+
+const VIEWS_METHOD =
+  `3D objects in inspect mode: each camera pose weighs the time until the next pose of its play (the last, the play's median interval); inspection time = their sum; coverage = time per ${VIEW_CELLS.azimuthDeg}° azimuth × ${VIEW_CELLS.elevationDeg}° elevation cell (azimuth wrapped to 0–360°); azimuth range = largest − smallest unwrapped azimuth (at most 360°); zoom = time-weighted percentiles of the camera distance (1 = fitted to the object).`;
 
 /**
  * A stored job's report when its votes are too few for the family's methods (`analyse` threw `reason`): the votes

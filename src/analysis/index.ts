@@ -10,4 +10,5 @@ export { chartSpecs, reportJson, writeReport } from './report/write-report.js';
 export type * from './report-types.js';
 export { analyseTiming, DEFAULT_TIMING_RULE, flagTrial, TimingAccumulator, type TimingResult } from './timing/timing.js';
 export type * from './types.js';
+export { inspectionOf, VIEW_CELLS, ViewsAccumulator, type ViewsResult } from './views/views.js';
 export { familyOfProtocol, KNOWN_PROTOCOLS, readVotesCsv, type VotesCsv } from './votes-csv.js';

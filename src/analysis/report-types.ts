@@ -9,6 +9,7 @@ import type { PairedResult } from './paired/paired.js';
 import type { PiifaceResult } from './piiface/piiface.js';
 import type { RatingResult } from './rating/rating.js';
 import type { TimingResult } from './timing/timing.js';
+import type { ViewsResult } from './views/views.js';
 import type { AnalysisFamily, RatingScreening, TimingRule } from './types.js';
 
 export interface ResolvedOptions {
@@ -74,6 +75,8 @@ export interface ReportHeader {
   /** Warnings and choices that depend on the data (bridged graphs, rejections, non-convergence…). */
   notes: string[];
   timing: TimingResult | null;
+  /** 3D objects in inspect mode: per stimulus, inspection time, viewpoint coverage and zoom (null when none). */
+  views: ViewsResult | null;
   /** Quality control of the sessions, when the votes come from a stored job. */
   quality: QualityControlSummary | null;
 }

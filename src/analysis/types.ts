@@ -1,5 +1,6 @@
 import type { QualityControlSummary } from './report-types.js';
 import type { TimingAccumulator } from './timing/timing.js';
+import type { ViewsAccumulator } from './views/views.js';
 /**
  * Input shapes of the analysis: long-format votes, one object per answer, independent of the database.
  * The CSV reader (`votes-csv.ts`) and the stored-job path both produce these.
@@ -127,6 +128,8 @@ interface InputCommon {
    * TimingAccumulator that reading the votes fills (a stored job's single pass over its answers).
    */
   timing?: VoteSource<TimingTrial> | TimingAccumulator;
+  /** Camera poses of 3D objects, filled as the votes are read (a stored job); summarised in the report. */
+  views?: ViewsAccumulator;
   /** The sessions' quality control, printed in the report (the votes already reflect what it excluded). */
   quality?: QualityControlSummary;
 }

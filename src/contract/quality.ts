@@ -44,6 +44,24 @@ export const QualityRules = Type.Object(
     minTrialMs: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Literal(false)])),
     /** Where the job runs visual tests, the session logs show them passed. Default true. */
     visualTests: Type.Optional(Type.Boolean()),
+    /**
+     * 3D objects in inspect mode (README "3D objects"): each answer's camera poses show at least `ms` of inspection
+     * and an azimuth range of at least `azimuthDeg`; at most `maxShortShare` of the inspected answers may fall short.
+     * Default false (off): a study turns it on. An analysis rule: it never refuses pay.
+     */
+    minInspection: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            ms: Type.Optional(Type.Number({ minimum: 0, maximum: 3_600_000 })),
+            azimuthDeg: Type.Optional(Type.Number({ minimum: 0, maximum: 360 })),
+            maxShortShare: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Literal(false),
+      ]),
+    ),
   },
   { additionalProperties: false },
 );

@@ -14,7 +14,8 @@ export type RuleName =
   | 'shownToEnd'
   | 'maxMistimedShare'
   | 'fullscreen'
-  | 'visualTests';
+  | 'visualTests'
+  | 'minInspection';
 
 /**
  * What a failed rule decides. `payment`: the participant's effort or attention (what Prolific and MTurk accept as a
@@ -35,6 +36,9 @@ export const RULE_KIND: Readonly<Record<RuleName, RuleKind>> = {
   maxMistimedShare: 'analysis',
   fullscreen: 'analysis',
   visualTests: 'analysis',
+  // Too little of a 3D object seen may be the device (a touchpad without drag, an object that failed to render):
+  // the session is left out of the analysis, never refused pay.
+  minInspection: 'analysis',
 };
 
 export type ReasonLanguage = 'en' | 'fr';
@@ -51,6 +55,7 @@ export const RULE_WORDS: Readonly<Record<RuleName, Record<ReasonLanguage, string
   maxMistimedShare: { en: 'Stimuli shown for the wrong duration on this device', fr: 'Stimuli montrés pendant une durée inexacte sur cet appareil' },
   fullscreen: { en: 'Answers given outside fullscreen', fr: 'Réponses données hors du plein écran' },
   visualTests: { en: 'Visual tests not shown passed in the session logs', fr: 'Tests visuels non réussis d’après les journaux de session' },
+  minInspection: { en: 'Three-dimensional objects not inspected long enough or from enough sides', fr: 'Objets en trois dimensions pas assez longtemps examinés ou sous trop peu d’angles' },
 };
 
 /** A failed rule in words; an unknown rule name (a verdict stored by a later version) is shown as is. */

@@ -52,6 +52,7 @@ describe('session acceptance rules', () => {
       maxMistimedShare: 'passed',
       fullscreen: 'not applicable',
       visualTests: 'not applicable',
+      minInspection: 'not applicable',
     });
   });
 
@@ -215,6 +216,36 @@ describe('session acceptance rules', () => {
       `Missed a question that said what to answer (${trap.detail})`,
       'Gave (almost) the same answer to every question (variance 0 of 4 ratings (minimum 0.15))',
     ]);
+  });
+});
+
+describe('minimum inspection of 3D objects', () => {
+  /** An inspect-mode answer: poses every 100 ms for `ms`, turning evenly through `degrees` of azimuth. */
+  const inspected = (ms: number, degrees: number) => {
+    const n = ms / 100;
+    return rated(`object-${nextId}`, 3, { views: { mode: 'inspect', samples: Array.from({ length: n }, (_, i) => ({ play: 0, t: i * 100, az: (degrees * i) / (n - 1), el: 10, dist: 1 })) } });
+  };
+  const rule = { minInspection: { ms: 3000, azimuthDeg: 90 } };
+
+  it('is off unless the study sets it, and not applicable without inspected objects', () => {
+    const session = evidence([...careful(), inspected(500, 10)]);
+    expect(status(session, 'minInspection')).toEqual({ rule: 'minInspection', status: 'not applicable', detail: 'turned off' });
+    expect(status(evidence(careful()), 'minInspection', rule).status).toBe('not applicable');
+  });
+
+  it('fails a session whose inspections are too short or turn too little: excluded from the analysis, still paid', () => {
+    // 3,000 ms and 120° pass; 2,000 ms (20 poses of 100 ms) and 45° fall short.
+    const session = evidence([...careful(), inspected(3000, 120), inspected(2000, 120), inspected(4000, 45)]);
+    const result = evaluateSession(session, rule);
+    const outcome = result.outcomes.find((o) => o.rule === 'minInspection')!;
+    expect(outcome.status).toBe('failed');
+    expect(outcome.detail).toMatch(/^2 of 3 inspected answers short \(at least 3000 ms and 90° of azimuth, at most 0 % short\): stimulus \d+: 2000 ms; stimulus \d+: 45° of azimuth$/);
+    expect([result.approved, result.included]).toEqual([true, false]);
+    expect(exclusionReasons(result)).toEqual([expect.stringMatching(/^Three-dimensional objects not inspected long enough or from enough sides \(2 of 3/)]);
+    expect(rejectionReasons(result)).toEqual([]);
+    // A share of short answers may be allowed.
+    expect(status(session, 'minInspection', { minInspection: { ms: 3000, azimuthDeg: 90, maxShortShare: 0.7 } }).status).toBe('passed');
+    expect(RULE_WORDS.minInspection.fr).toBe('Objets en trois dimensions pas assez longtemps examinés ou sous trop peu d’angles');
   });
 });
 

@@ -1,5 +1,6 @@
 import { mean, pearson, sd } from '../analysis/stats.js';
 import { videoFrameFaults } from '../analysis/timing/timing.js';
+import { inspectionOf, type ViewsInput } from '../analysis/views/views.js';
 import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
 import type { QualityRules, StimulusCheck } from '../contract/quality.js';
 import { reasonInWords, ruleKind, verdictsOf, type RuleName } from './reasons.js';
@@ -24,6 +25,7 @@ export const RULE_NAMES: readonly RuleName[] = [
   'maxMistimedShare',
   'fullscreen',
   'visualTests',
+  'minInspection',
 ];
 
 /** Every rule with its default; `false` in a study's rules turns one off. */
@@ -43,6 +45,7 @@ export const DEFAULT_QUALITY_RULES = {
   fullscreen: true,
   minTrialMs: 500,
   visualTests: true,
+  minInspection: false,
 } as const satisfies Required<QualityRules>;
 
 export type EffectiveRules = { -readonly [K in keyof typeof DEFAULT_QUALITY_RULES]: Required<QualityRules>[K] };
@@ -63,6 +66,8 @@ export interface ScreenedAnswer {
   checkPassed: boolean | null;
   /** The answer's timing envelope; null when the post carried none. */
   timing: TimingEnvelope | null;
+  /** The camera poses of a 3D stimulus posted with the answer; absent or null for images and videos. */
+  views?: ViewsInput | null;
 }
 
 export interface SessionEvidence {
@@ -126,6 +131,7 @@ export function evaluateSession(evidence: SessionEvidence, rules: QualityRules |
     mistimedRule(evidence, r),
     fullscreenRule(evidence, r.fullscreen),
     visualRule(evidence, r.visualTests),
+    inspectionRule(evidence, r.minInspection),
   ];
   return { ...verdictsOf(outcomes), outcomes };
 }
@@ -324,4 +330,21 @@ export function visualTestsOutcome(states: ReadonlyArray<{ state: string; status
     if (next?.state === 'FailEligibility') result = false;
   }
   return result;
+}
+
+/** Each inspect-mode answer shows enough inspection time and azimuth range; a share of them may fall short. */
+function inspectionRule(evidence: SessionEvidence, rule: EffectiveRules['minInspection']): RuleOutcome {
+  if (rule === false) return off('minInspection');
+  const { ms = 0, azimuthDeg = 0, maxShortShare = 0 } = rule;
+  const inspected = evidence.answers.filter((a) => a.views?.mode === 'inspect');
+  if (inspected.length === 0) return outcome('minInspection', 'not applicable', 'no 3D object inspected');
+  const short = inspected.flatMap((a) => {
+    const seen = inspectionOf(a.views!);
+    const lacks = [...(seen.inspectMs < ms ? [`${Math.round(seen.inspectMs)} ms`] : []), ...(seen.azimuthRangeDeg < azimuthDeg ? [`${round(seen.azimuthRangeDeg, 1)}° of azimuth`] : [])];
+    return lacks.length ? [`stimulus ${a.stimulusId}: ${lacks.join(', ')}`] : [];
+  });
+  const share = short.length / inspected.length;
+  const wanted = `at least ${ms} ms and ${azimuthDeg}° of azimuth, at most ${round(maxShortShare * 100, 1)} % short`;
+  const detail = `${short.length} of ${plural(inspected.length, 'inspected answer')} short (${wanted})${short.length ? `: ${short.slice(0, 5).join('; ')}${short.length > 5 ? '; …' : ''}` : ''}`;
+  return outcome('minInspection', share <= maxShortShare + 1e-12 ? 'passed' : 'failed', detail);
 }

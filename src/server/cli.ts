@@ -22,7 +22,7 @@ import { StudyValidationError } from './study/validate.js';
 const USAGE = `Usage: npm run cli -- <command>
   import [--replace] <study.json>...         load or update jobs, copy their media into MEDIA_DIR (all or nothing);
                                              --replace lets a file replace a job another file (or protocol) made
-  export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs|presentations] [--out FILE] [--raw]
+  export <jobId> [--format csv|json] [--table ratings|screenings|sessionlogs|presentations|views] [--out FILE] [--raw]
                                              long format, one row per answer; json = JSON Lines; the researchers'
          [--include-preview]                 console previews only with --include-preview (session_preview = 1)
   export <jobId> --format p910|pairs|mlds [--out FILE] [--include rejected|excluded|all] [--raw]

@@ -22,7 +22,7 @@ describeEachDialect('POST /api/ratings/', (dialect) => {
     const body = json(res);
     expect(body).toEqual({ id: expect.any(Number), stimuli_id: stimulus, session_id: p.session_id });
     expect(await ratings()).toEqual([
-      { id: body.id, session_id: p.session_id, stimulus_id: stimulus, dedupe_key: `p:${stimulus}`, idempotency_key: null, value: 0, nb_replay: 2, logs, timing: null, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { id: body.id, session_id: p.session_id, stimulus_id: stimulus, dedupe_key: `p:${stimulus}`, idempotency_key: null, value: 0, nb_replay: 2, logs, timing: null, views: null, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     ]);
   });
 
@@ -179,11 +179,11 @@ describeEachDialect('POST /api/ratings/', (dialect) => {
     expect(await countRows(ctx().storage, 'ratings')).toBe(0);
   });
 
-  it('refuses a body over 512 KiB with 413', async () => {
+  it('refuses a body over 12 MiB with 413', async () => {
     const p = await session();
-    const res = await post(ratingBody(p, p.stimulis[0].stimuliId, { logs: 'x'.repeat(600 * 1024) }));
+    const res = await post(ratingBody(p, p.stimulis[0].stimuliId, { logs: 'x'.repeat(12 * 1024 * 1024 + 1) }));
     expect(res.statusCode).toBe(413);
-    expect(json(res)).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('524288') });
+    expect(json(res)).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining(String(12 * 1024 * 1024)) });
     expect(await countRows(ctx().storage, 'ratings')).toBe(0);
   });
 

@@ -84,12 +84,12 @@ it('accepts every protocol\'s sample study', async () => {
   }
 });
 
-it('takes media only from inside the study file\'s folder, and only images and videos', async () => {
+it('takes media only from inside the study file\'s folder, and only images, videos and 3D objects', async () => {
   const outside = await problemsOf({ id: 'etc', job: jobFields('pair_comparison'), media: '/etc', playlists: [{ stimuli: [{ sourceA: 'passwd', sourceB: 'hostname' }] }] }, { keepMedia: true });
   expect(outside).toEqual(
     expect.arrayContaining([
       { path: '$.media', message: expect.stringMatching(/^media folder \/etc is outside the study file's folder /) },
-      { path: '$.playlists[0].stimuli[0].sourceA', message: expect.stringMatching(/^passwd is not an image or a video \(allowed: \.png, .*\.mp4/) },
+      { path: '$.playlists[0].stimuli[0].sourceA', message: expect.stringMatching(/^passwd is not an image, a video or a 3D object \(allowed: \.png, .*\.mp4/) },
     ]),
   );
   // A folder reached through a symlink, and a file linked from elsewhere, are outside too.
@@ -101,7 +101,7 @@ it('takes media only from inside the study file\'s folder, and only images and v
   expect((await problemsOf(linkedFolder)).map((p) => p.path)).toEqual(['$.media']);
   // A database beside the media is not a stimulus.
   const db = await problemsOf({ id: 'db', job: jobFields('absolute_category_rating'), playlists: [{ stimuli: [{ source: 'glimpse.db' }] }] });
-  expect(db).toEqual([{ path: '$.playlists[0].stimuli[0].source', message: expect.stringContaining('glimpse.db is not an image or a video') }]);
+  expect(db).toEqual([{ path: '$.playlists[0].stimuli[0].source', message: expect.stringContaining('glimpse.db is not an image, a video or a 3D object') }]);
 });
 
 it('reads each video\'s container and refuses, naming the file, a codec the player does not decode', async () => {

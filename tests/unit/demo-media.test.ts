@@ -39,6 +39,17 @@ describe('parseMediaName', () => {
     expect(light / (320 * 180)).toBeLessThan(0.3);
   });
 
+  it('reads 3D object recipes: meshes with their glTF-Transform steps, point clouds with their size and steps', () => {
+    expect(parseMediaName('models/knot_simp0p25_qpos11_tex5_mopt.glb')).toEqual({
+      kind: 'mesh',
+      content: 'knot',
+      steps: [{ op: 'simplify', ratio: 0.25 }, { op: 'quantize', bits: 11 }, { op: 'texture', quality: 5 }, { op: 'meshopt' }],
+    });
+    expect(parseMediaName('models/shell_ref.glb')).toEqual({ kind: 'mesh', content: 'shell', steps: [] });
+    expect(parseMediaName('clouds/dome_20k_dec0p5_gn0p02.ply')).toEqual({ kind: 'cloud', content: 'dome', points: 20000, steps: [{ op: 'decimate', keep: 0.5 }, { op: 'noise', sigma: 0.02 }] });
+    for (const name of ['models/teapot_ref.glb', 'models/knot_qpos7.glb', 'models/knot_simp1.glb', 'clouds/dome_ref.ply', 'clouds/dome_20k_dec1.ply', 'models/knot_ref.gltf']) expect(parseMediaName(name), name).toBeNull();
+  });
+
   it('reads video recipes with a default duration of 3 s', () => {
     expect(parseMediaName('videos/city_480x270_crf38.mp4')).toEqual({ kind: 'video', scene: 'city', width: 480, height: 270, crf: 38, seconds: 3 });
     expect(parseMediaName('videos/landscape_320x180_crf28_1s.mp4')).toMatchObject({ crf: 28, seconds: 1 });

@@ -265,3 +265,23 @@ export function specForMldsNormalized(scale: { level: number; normalized: number
     'ψ / ψmax',
   );
 }
+
+/** Viewpoint coverage of a 3D object: time share per azimuth × elevation cell, one heat cell per cell seen. */
+export function specForViewCoverage(stimulus: string, cells: { azimuthDeg: number; elevationDeg: number }, coverage: ReadonlyArray<{ azimuthDeg: number; elevationDeg: number; share: number }>): TopLevelSpec {
+  const values = coverage.map((c) => ({ az: c.azimuthDeg, az2: c.azimuthDeg + cells.azimuthDeg, el: c.elevationDeg, el2: c.elevationDeg + cells.elevationDeg, share: c.share }));
+  return {
+    $schema: SCHEMA,
+    title: `${stimulus}: time per viewpoint`,
+    width: 420,
+    height: 210,
+    data: { values },
+    mark: { type: 'rect' },
+    encoding: {
+      x: { field: 'az', type: 'quantitative', scale: { domain: [0, 360], nice: false }, axis: { title: 'azimuth (°)', values: [0, 60, 120, 180, 240, 300, 360] } },
+      x2: { field: 'az2' },
+      y: { field: 'el', type: 'quantitative', scale: { domain: [-90, 90], nice: false }, axis: { title: 'elevation (°)', values: [-90, -45, 0, 45, 90] } },
+      y2: { field: 'el2' },
+      color: { field: 'share', type: 'quantitative', scale: { scheme: 'inferno', domainMin: 0 }, legend: { title: 'share of time', format: '.0%' } },
+    },
+  };
+}

@@ -34,6 +34,20 @@ export function reportTables(report: AnyReport): ReportTable[] {
       rows: report.timing.flagged.map((t) => [t.observer, t.trial, t.reasons.join('; ')]),
     });
   }
+  if (report.views) {
+    tables.push({
+      name: 'views-stimuli',
+      title: '3D objects in inspect mode: inspection per stimulus',
+      columns: ['stimulus', 'trials', 'observers', 'inspect_ms_mean', 'inspect_ms_median', 'inspect_ms_min', 'azimuth_range_deg_median', 'azimuth_range_deg_min', 'cells_seen_share', 'zoom_p10', 'zoom_median', 'zoom_p90', 'zoom_min', 'zoom_max'],
+      rows: report.views.stimuli.map((s) => [s.stimulus, s.trials, s.observers, s.inspectMs.mean, s.inspectMs.median, s.inspectMs.min, s.azimuthRangeDeg.median, s.azimuthRangeDeg.min, s.cellsSeenShare, s.zoom.p10, s.zoom.median, s.zoom.p90, s.zoom.min, s.zoom.max]),
+    });
+    tables.push({
+      name: 'views-coverage',
+      title: `3D objects in inspect mode: time per viewpoint cell (${report.views.cells.azimuthDeg}° azimuth × ${report.views.cells.elevationDeg}° elevation, lower edges)`,
+      columns: ['stimulus', 'azimuth_deg', 'elevation_deg', 'ms', 'share'],
+      rows: report.views.stimuli.flatMap((s) => s.coverage.map((c) => [s.stimulus, c.azimuthDeg, c.elevationDeg, c.ms, c.share])),
+    });
+  }
   if (report.quality) {
     tables.push({
       name: 'quality-rules',

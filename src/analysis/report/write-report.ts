@@ -21,6 +21,7 @@ import {
   specForP910Quality,
   specForRanking,
   specForVoteDistribution,
+  specForViewCoverage,
 } from './charts.js';
 import { reportHtml, type RenderedChart } from './html.js';
 import { renderSvg } from './render-svg.js';
@@ -75,9 +76,17 @@ function ratingCharts(report: Extract<Report, { family: 'rating' }>): Chart[] {
   return charts;
 }
 
-/** The charts of a report, in page order. */
+/** The charts of a report, in page order: the family's, then the viewpoint coverage of 3D objects. */
 export function chartSpecs(report: AnyReport): Chart[] {
   if (isUnavailable(report)) return [];
+  const views = (report.views?.stimuli ?? []).slice(0, MAX_CONTENT_CHARTS).map((s) => ({
+    title: `Viewpoint coverage of ${s.stimulus} in inspect mode: share of the inspection time per ${report.views!.cells.azimuthDeg}° × ${report.views!.cells.elevationDeg}° cell (${s.trials} answers).`,
+    spec: specForViewCoverage(s.stimulus, report.views!.cells, s.coverage),
+  }));
+  return [...familyCharts(report), ...views];
+}
+
+function familyCharts(report: Report): Chart[] {
   switch (report.family) {
     case 'rating':
       return ratingCharts(report);

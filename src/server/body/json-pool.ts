@@ -16,7 +16,7 @@ import { ajvErrorDetails, HttpError } from '../errors.js';
  * Validation fails fast (the first error refuses the body).
  */
 
-/** rating: a rating body over SMALL_BODY_BYTES (the whole body comes back as `fields`). */
+/** rating: a rating body over SMALL_BODY_BYTES (its fields come back as `fields`, its camera `views` as JSON text). */
 export type LargeBodyKind = 'screening' | 'logs' | 'rating';
 
 /**
@@ -28,7 +28,8 @@ export const SMALL_BODY_BYTES = 16 * 1024;
 export interface ParsedLargeBody {
   /** The body's small fields (ids, token, screening_no...). */
   fields: Record<string, unknown>;
-  /** The large part as JSON text in UTF-8: the screening's mouse_logs, or the session logs without their token. */
+  /** The large part as JSON text in UTF-8: the screening's mouse_logs, the session logs without their token, or a
+   * rating's views (empty when the rating has none). */
   largeJson: Buffer;
 }
 
@@ -40,8 +41,8 @@ type WorkerAnswer =
 
 const WORKER_DATA = {
   schemas: { screening: BubbleScreeningBody, logs: SessionLogsBody, rating: RatingBody },
-  keep: { screening: ['stimuli_id', 'session_id', 'session_token', 'screening_no', 'logs', 'timing'], logs: ['sessionToken'], rating: Object.keys(RatingBody.properties) },
-  largeField: { screening: 'mouse_logs', logs: null, rating: null },
+  keep: { screening: ['stimuli_id', 'session_id', 'session_token', 'screening_no', 'logs', 'timing'], logs: ['sessionToken'], rating: Object.keys(RatingBody.properties).filter((key) => key !== 'views') },
+  largeField: { screening: 'mouse_logs', logs: null, rating: 'views' },
 };
 
 export class JsonWorkerPool {

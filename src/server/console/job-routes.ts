@@ -14,6 +14,8 @@ import { jobStats } from './stats.js';
 import { analysisFormatsOf } from '../export/analysis-formats.js';
 import { createPreviewLink } from '../storage/previews.js';
 import { participantLinks } from '../playlist-links.js';
+import { jobMedia } from '../storage/studies.js';
+import { mediaType } from '../../contract/media-types.js';
 
 /**
  * The console's job routes: the jobs list, a job's live statistics (JSON and server-sent events), its participants,
@@ -57,10 +59,13 @@ function previewLinks(publicUrl: string, route: string, jobId: string, token: st
   return { prolific: `${base}?platform=prolific&preview=${token}`, lab: `${base}?platform=nantes&preview=${token}` };
 }
 
-/** The downloads that fit a protocol: the long tables (screenings only for the bubble test) and its analysis format. */
-function downloadsOf(protocol: ProtocolDefinition | null): string[] {
+/**
+ * The downloads that fit a protocol: the long tables (screenings only for the bubble test, camera poses only for a
+ * job with 3D objects) and its analysis format.
+ */
+function downloadsOf(protocol: ProtocolDefinition | null, hasModels: boolean): string[] {
   const mouseLogs = protocol !== null && 'screenings' in protocol.analysis;
-  const tables = ['ratings.csv', 'ratings.jsonl', ...(mouseLogs ? ['screenings.jsonl'] : []), 'sessionlogs.jsonl', 'presentations.csv'];
+  const tables = ['ratings.csv', 'ratings.jsonl', ...(mouseLogs ? ['screenings.jsonl'] : []), 'sessionlogs.jsonl', 'presentations.csv', ...(hasModels ? ['views.jsonl'] : [])];
   return protocol ? [...tables, ...analysisFormatsOf(protocol.analysis.family).map((f) => `${f}.csv`)] : tables;
 }
 
@@ -108,7 +113,7 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
       completionUrl: job.fields.completionUrl ?? null,
       // The job's fields as the study file gave them (the long HTML texts left out), for the settings table.
       settings,
-      downloads: downloadsOf(protocol ?? null),
+      downloads: downloadsOf(protocol ?? null, [...(await jobMedia(app.storage, job.id)).keys()].some((path) => mediaType(path, null)?.kind === 'model')),
       stats: await statsOf(job),
     };
   });

@@ -1,16 +1,17 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
-import { ratingRows, screeningRows, sessionLogRows, type ExportScope } from '../storage/exports.js';
+import { ratingRows, ratingViewRows, screeningRows, sessionLogRows, type ExportScope } from '../storage/exports.js';
 import type { Storage } from '../storage/types.js';
 import { SESSION_COLUMNS, STIMULUS_COLUMNS } from './columns.js';
 import { csvLine, neutraliseFormula } from '../../analysis/csv.js';
+import type { ViewsRecord } from '../../contract/payloads.js';
 import type { StimulusCheck } from '../../contract/quality.js';
 import type { RuleOutcome } from '../../quality/rules.js';
 import { reasonInWords, verdictsOf } from '../../quality/reasons.js';
 import { parseTiming, PRESENTATION_COLUMNS, presentationRows, TIMING_SUMMARY_COLUMNS, timingSummary } from './timing.js';
 
-export const EXPORT_TABLES = ['ratings', 'screenings', 'sessionlogs', 'presentations'] as const;
+export const EXPORT_TABLES = ['ratings', 'screenings', 'sessionlogs', 'presentations', 'views'] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
 export type ExportFormat = 'csv' | 'json';
 
@@ -136,10 +137,24 @@ const TABLES: Record<ExportTable, TableExport> = {
       for await (const rows of paged((after) => screeningRows(storage, jobId, after, scope))) yield steps('screening', rows);
     },
   },
+  // One row per camera pose of a 3D object (README "3D objects"): every sample posted with every rating.
+  views: {
+    columns: ['rating_id', ...SESSION_COLUMNS, 'stimulus_id', 'stimulus_position', 'is_training', 'stimulus_type', 'source', 'source_a', 'source_b', 'value', 'mode', 'sample', 'play', 'frame', 't', 'az', 'el', 'dist'],
+    async *pages(storage, jobId, protocols, scope) {
+      for await (const rows of paged((after) => ratingViewRows(storage, jobId, after, scope))) {
+        yield rows.flatMap(({ views, ...r }) => {
+          const record = JSON.parse(views!) as ViewsRecord;
+          const rating = { ...withStimulus(r, protocols), rating_id: r.id, mode: record.mode };
+          return record.samples.map((sample, i) => ({ ...rating, sample: i, ...sample }));
+        });
+      }
+    },
+  },
 };
 
 /**
- * Streams one job's table in long format (one row per rating, screening, log post or presentation step) to `out`:
+ * Streams one job's table in long format (one row per rating, screening, log post, presentation step or camera
+ * pose) to `out`:
  * CSV with a header line, or JSON Lines (one object per line, JSON documents nested). Pages are written with
  * backpressure, so memory does not grow with the export. Resolves with the row count.
  *

@@ -1,3 +1,4 @@
+import type { ViewsRecord } from '../../contract/payloads.js';
 import type { StimulusCheck } from '../../contract/quality.js';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
 import type { AnalysedRating, ProtocolDefinition } from '../../protocols/types.js';
@@ -71,6 +72,7 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
           check,
           checkPassed: check ? (protocol.checks?.passed(check, analysed) ?? false) : null,
           timing: parseTiming(row.timing, row.logs),
+          views: row.views === null ? null : (JSON.parse(row.views) as ViewsRecord),
         };
       });
     },

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { analyse, DEFAULT_TIMING_RULE, TimingAccumulator, unavailableReport, type AnalysisInput, type AnalysisOptions, type AnyReport, type MediaImage, type ReportInclusion } from '../../analysis/index.js';
-import type { TimingEnvelope } from '../../contract/payloads.js';
+import { analyse, DEFAULT_TIMING_RULE, TimingAccumulator, unavailableReport, ViewsAccumulator, type AnalysisInput, type AnalysisOptions, type AnyReport, type MediaImage, type ReportInclusion } from '../../analysis/index.js';
+import type { TimingEnvelope, ViewsRecord } from '../../contract/payloads.js';
 import type { MediaAttributes } from '../../contract/study.js';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
 import type { AnalysedScreening } from '../../protocols/types.js';
@@ -74,7 +74,7 @@ export async function jobAnalysisInput(storage: Storage, jobId: string, options:
   const stimuli = new Map(
     (await jobStimulusSpecs(storage, jobId)).map((s) => {
       const spec = JSON.parse(s.spec) as { check?: unknown };
-      return [s.id, { spec, test: s.is_training === 0 && spec.check === undefined }];
+      return [s.id, { spec, test: s.is_training === 0 && spec.check === undefined, media: protocol.stimulus.media(spec).map(([, path]) => path).join(' | ') }];
     }),
   );
   const ratings = () => filter(pages((after) => reportRatingRows(storage, jobId, after)), (r) => kept(r.session_id) && stimuli.get(r.stimulus_id)?.test === true);
@@ -107,12 +107,18 @@ export async function jobAnalysisInput(storage: Storage, jobId: string, options:
     });
     input = { ...common, family: 'bubble', votes, timing, images: await mediaImages(options.mediaDir, jobId, media.keys()) };
   } else {
-    const votes = mapDefined(ratings(), (r: RatingRow) => ({
-      ...studyError(() => adapter.vote({ stimulusId: r.stimulus_id, spec: stimuli.get(r.stimulus_id)!.spec, value: r.value, attributes })),
-      observer: String(r.session_id),
-      flagged: flagged(r, parseTiming(r.timing, r.logs)),
-    }));
-    input = { ...common, family: adapter.family, votes, timing } as AnalysisInput;
+    // The camera poses of 3D objects, per stimulus (its media: a pair shares one camera), as the votes are read.
+    const views = new ViewsAccumulator();
+    const votes = mapDefined(ratings(), (r: RatingRow) => {
+      const stimulus = stimuli.get(r.stimulus_id)!;
+      if (r.views !== null) views.add(stimulus.media, String(r.session_id), JSON.parse(r.views) as ViewsRecord);
+      return {
+        ...studyError(() => adapter.vote({ stimulusId: r.stimulus_id, spec: stimulus.spec, value: r.value, attributes })),
+        observer: String(r.session_id),
+        flagged: flagged(r, parseTiming(r.timing, r.logs)),
+      };
+    });
+    input = { ...common, family: adapter.family, votes, timing, views } as AnalysisInput;
   }
   return input;
 }

@@ -21,6 +21,12 @@ const send = (reply: FastifyReply, outcome: AnswerOutcome) => reply.code(outcome
 
 const badAnswer = (message: string) => new HttpError(400, 'BAD_ANSWER', message);
 
+/**
+ * A rating's body: 16 KiB in the common case, up to this with the camera poses of a 3D object (README "3D
+ * objects": at most MAX_CAMERA_SAMPLES samples, about 80 bytes each in JSON; 10 minutes of inspection at 165 Hz).
+ */
+export const RATING_BODY_BYTES = 12 * 1024 * 1024;
+
 /** POST /api/ratings/ and POST /api/bubblescreenings/ (SPEC §3 payloads). */
 export async function answerRoutes(app: FastifyInstance): Promise<void> {
   const storage = app.storage;
@@ -50,14 +56,20 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
 
   // A rating is small; a body over SMALL_BODY_BYTES (a long `logs` text, or junk) is parsed and validated in a worker,
   // so no anonymous body costs the event loop more than a small one does.
+  // The camera poses of a large body are validated and serialised in the worker: the event loop gets them as one
+  // string, kept beside the parsed fields until the handler stores it.
+  const viewsOfLargeBody = new WeakMap<object, string>();
   await app.register(async (scope) => {
     scope.removeContentTypeParser(['application/json', 'text/plain']);
-    scope.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit: 512 * 1024 }, async (_request: FastifyRequest, body: Buffer) =>
-      body.length <= SMALL_BODY_BYTES ? parseSmallJson(body.toString('utf8')) : (await scope.jsonPool.parse('rating', body)).fields,
-    );
+    scope.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit: RATING_BODY_BYTES }, async (_request: FastifyRequest, body: Buffer) => {
+      if (body.length <= SMALL_BODY_BYTES) return parseSmallJson(body.toString('utf8'));
+      const { fields, largeJson } = await scope.jsonPool.parse('rating', body);
+      if (largeJson.length > 0) viewsOfLargeBody.set(fields, largeJson.toString('utf8'));
+      return fields;
+    });
     scope.post<{ Body: RatingBody; Headers: AnswerHeaders }>(
       '/api/ratings/',
-      { schema: { body: RatingBody, headers: AnswerHeaders }, bodyLimit: 512 * 1024 },
+      { schema: { body: RatingBody, headers: AnswerHeaders }, bodyLimit: RATING_BODY_BYTES },
       async (request, reply) => {
         const b = request.body;
         const protocol = await protocolOfSession(b.session_id);
@@ -65,7 +77,7 @@ export async function answerRoutes(app: FastifyInstance): Promise<void> {
           throw badAnswer(`value ${b.value} is not a ${protocol.name} answer: it must be one of ${protocol.answers.ratingValues.join(', ')}`);
         }
         if (protocol.answers.ratingPerPlay && b.nbReplay >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
-        const rating = { value: b.value, nbReplay: b.nbReplay, logs: b.logs, timing: jsonOrNull(b.timing) };
+        const rating = { value: b.value, nbReplay: b.nbReplay, logs: b.logs, timing: jsonOrNull(b.timing), views: viewsOfLargeBody.get(b) ?? jsonOrNull(b.views) };
         return send(reply, await storeRating(storage, target(b, request.headers[IDEMPOTENCY_HEADER], protocol.answers.ratingPerPlay ? b.nbReplay : null), rating));
       },
     );

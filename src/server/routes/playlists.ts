@@ -6,7 +6,7 @@ import type { ProtocolDefinition } from '../../protocols/types.js';
 import { HttpError, notFound } from '../errors.js';
 import { mediaNameOf } from '../media-store.js';
 import { findJob, jobHasPlaylist, playlistStimuli, type StoredJob } from '../storage/jobs.js';
-import { jobMediaSizes } from '../storage/studies.js';
+import { jobMediaLoadSizes } from '../storage/studies.js';
 import { bcheckExists } from '../storage/participant-records.js';
 import { AlreadyCompletedError, answeredStimuli, JobNotOpenError, leastLoadedPlaylist, openSession, StudyFullError, type OpenedSession, type PlatformIdentity } from '../storage/sessions.js';
 import { playlistSignatureValid } from '../playlist-links.js';
@@ -161,7 +161,7 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
     const training = stimuli.filter((s) => s.isTraining);
     const test = stimuli.filter((s) => !s.isTraining);
     const paths = [...new Set([...training, ...test].flatMap((s) => protocol.stimulus.media(s.spec).map(([, path]) => path)))];
-    const sizes = await jobMediaSizes(storage, job.id);
+    const sizes = await jobMediaLoadSizes(storage, job.id);
     return {
       jobId: job.id,
       playlistId,

@@ -36,6 +36,8 @@ export interface RatingInput {
   logs: string | null;
   /** The timing envelope as JSON text. */
   timing: string | null;
+  /** The camera poses of a 3D stimulus (ViewsRecord) as JSON text; null for images and videos. */
+  views: string | null;
 }
 export interface ScreeningInput {
   screeningNo: number;
@@ -54,6 +56,7 @@ const ratingColumns = (r: RatingInput): AnswerColumns => [
   ['nb_replay', 'integer', r.nbReplay],
   ['logs', 'text', r.logs],
   ['timing', 'text', r.timing],
+  ['views', 'text', r.views],
 ];
 const screeningColumns = (s: ScreeningInput): AnswerColumns => [
   ['idempotency_key', 'text', null],
@@ -97,7 +100,7 @@ async function checkScreeningQuota(trx: Db, dialect: DialectName, sessionId: num
 }
 
 export const storeRating = (storage: Storage, target: AnswerTarget, rating: RatingInput) =>
-  storeAnswer(storage, 'ratings', target, ratingColumns(rating), null, (row) => row.value === rating.value && row.nb_replay === rating.nbReplay && row.logs === rating.logs && row.timing === rating.timing, (row) => ({
+  storeAnswer(storage, 'ratings', target, ratingColumns(rating), null, (row) => row.value === rating.value && row.nb_replay === rating.nbReplay && row.logs === rating.logs && row.timing === rating.timing && row.views === rating.views, (row) => ({
     value: row.value,
     nbReplay: row.nb_replay,
   }));

@@ -67,6 +67,24 @@ export function ratingRows(storage: Storage, jobId: string, afterId: number, sco
 }
 
 /**
+ * Ratings that carry camera poses (3D objects), with their views JSON: a few at a time, since one may hold up to
+ * MAX_CAMERA_SAMPLES samples (about 8 MB).
+ */
+export const VIEW_PAGE_RATINGS = 20;
+
+export function ratingViewRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
+  return sessionQuery(storage.db, jobId, scope)
+    .innerJoin('ratings as r', (join) => join.on(answerSession(storage, 'r'), '=', sql.ref('s.id')))
+    .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
+    .select(['r.id', 'r.stimulus_id', 'st.position as stimulus_position', 'st.is_training', 'st.spec', 'r.value', 'r.views'])
+    .where('r.id', '>', afterId)
+    .where('r.views', 'is not', null)
+    .orderBy('r.id')
+    .limit(VIEW_PAGE_RATINGS)
+    .execute();
+}
+
+/**
  * The ratings of a job as its analysis report reads them: only the answer's own columns (the report takes each
  * stimulus's spec once from `jobStimulusSpecs`, not once per answer), a page at a time in id order.
  */
@@ -77,7 +95,7 @@ export function reportRatingRows(storage: Storage, jobId: string, afterId: numbe
     .where('s.job_id', '=', jobId)
     .where('s.preview', '=', 0)
     .where('r.id', '>', afterId)
-    .select(['r.id', 'r.session_id', 'r.stimulus_id', 'r.value', 'r.nb_replay', 'r.logs', 'r.timing'])
+    .select(['r.id', 'r.session_id', 'r.stimulus_id', 'r.value', 'r.nb_replay', 'r.logs', 'r.timing', 'r.views'])
     .orderBy('r.id')
     .limit(EXPORT_PAGE_ROWS)
     .execute();

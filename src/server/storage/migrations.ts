@@ -380,6 +380,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('session_logs').dropColumn('bytes').execute();
         await db.schema.alterTable('session_logs').dropColumn('log_key').execute();
         await db.schema.dropTable('session_log_pages').ifExists().execute();
+      },
+    },
     // Launch day at scale (README "Deployment on several nodes"): the running sums a participant's verdict and
     // playlist choice read, kept in the transactions that change them, so neither aggregates the whole job
     // (storage/quality-sums.ts, storage/playlist-loads.ts). Jobs stored before: their score sums are marked stale
@@ -434,6 +436,18 @@ function migrations(dialect: DialectName): Record<string, Migration> {
       async down(db: Kysely<any>) {
         await db.schema.dropIndex('sessions_job_created').ifExists().execute();
         for (const table of ['playlist_loads', 'job_loads', 'accepted_score_sums', 'accepted_sessions']) await db.schema.dropTable(table).ifExists().execute();
+      },
+    },
+    // 3D objects (README "3D objects"): the camera poses posted with a rating, and the bytes a .gltf loads with its
+    // side files (buffers and textures, stored as media rows of their own), so the loading total is exact.
+    '014_model_views': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('ratings').addColumn('views', 'text').execute();
+        await db.schema.alterTable('job_media').addColumn('load_bytes', 'bigint').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('ratings').dropColumn('views').execute();
+        await db.schema.alterTable('job_media').dropColumn('load_bytes').execute();
       },
     },
   };

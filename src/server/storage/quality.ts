@@ -74,6 +74,8 @@ export interface ScreeningAnswerRow {
   value: number;
   timing: string | null;
   logs: string | null;
+  /** The camera poses of a 3D stimulus (ViewsRecord JSON); null otherwise. */
+  views: string | null;
 }
 
 /** The test answers of a session: its ratings, or for a free-task bubble session its mouse logs. */
@@ -82,7 +84,7 @@ export async function sessionTestAnswers(storage: Storage, sessionId: number, fr
     return storage.db
       .selectFrom('screenings as a')
       .innerJoin('stimuli as st', 'st.id', 'a.stimulus_id')
-      .select(['a.stimulus_id', 'st.spec', 'a.screening_no as value', 'a.timing', sql<null>`null`.as('logs')])
+      .select(['a.stimulus_id', 'st.spec', 'a.screening_no as value', 'a.timing', sql<null>`null`.as('logs'), sql<null>`null`.as('views')])
       .where('a.session_id', '=', sessionId)
       .where('st.is_training', '=', 0)
       .orderBy('a.id')
@@ -91,7 +93,7 @@ export async function sessionTestAnswers(storage: Storage, sessionId: number, fr
   return storage.db
     .selectFrom('ratings as a')
     .innerJoin('stimuli as st', 'st.id', 'a.stimulus_id')
-    .select(['a.stimulus_id', 'st.spec', 'a.value', 'a.timing', 'a.logs'])
+    .select(['a.stimulus_id', 'st.spec', 'a.value', 'a.timing', 'a.logs', 'a.views'])
     .where('a.session_id', '=', sessionId)
     .where('st.is_training', '=', 0)
     .orderBy('a.id')

@@ -42,6 +42,8 @@ export function canonicalJson(value: unknown): string {
 export interface StudyMediaFile {
   path: string;
   bytes: number;
+  /** What a browser loads to show it, when more than the file: a .gltf with its side files. */
+  loadBytes?: number;
 }
 
 /** A job's media file as stored: size and analysis attributes. */
@@ -56,7 +58,7 @@ export async function saveStudy(storage: Storage, study: StudyFile, media: Study
     for (let i = 0; i < media.length; i += 500) {
       const rows = media.slice(i, i + 500).map((m) => {
         const attributes = study.mediaAttributes?.[m.path];
-        return { job_id: study.id, path: m.path, bytes: m.bytes, attributes: attributes ? canonicalJson(attributes) : null };
+        return { job_id: study.id, path: m.path, bytes: m.bytes, attributes: attributes ? canonicalJson(attributes) : null, load_bytes: m.loadBytes ?? null };
       });
       await trx.insertInto('job_media').values(rows).execute();
     }
@@ -108,6 +110,12 @@ async function saveJob(trx: Db, study: StudyFile, options: SaveStudyOptions): Pr
 /** The sizes of a job's media files by path (bytes). */
 export async function jobMediaSizes(storage: Storage, jobId: string): Promise<Map<string, number>> {
   return new Map([...(await jobMedia(storage, jobId)).values()].map((m) => [m.path, m.bytes]));
+}
+
+/** The bytes a browser loads for each of a job's media files (a .gltf's include its side files), by path. */
+export async function jobMediaLoadSizes(storage: Storage, jobId: string): Promise<Map<string, number>> {
+  const rows = await storage.db.selectFrom('job_media').select(['path', 'bytes', 'load_bytes']).where('job_id', '=', jobId).execute();
+  return new Map(rows.map((r) => [r.path, Number(r.load_bytes ?? r.bytes)]));
 }
 
 /** A job's media files by path, with their sizes and analysis attributes. */

@@ -97,6 +97,8 @@ export interface RatingsTable {
   logs: string | null;
   /** TimingEnvelope as JSON text (contract/payloads.ts); null when the post carried none. */
   timing: string | null;
+  /** ViewsRecord as JSON text (the camera poses of a 3D stimulus, contract/payloads.ts); null when none were posted. */
+  views: string | null;
   created_at: string;
 }
 
@@ -179,6 +181,8 @@ export interface JobMediaTable {
   bytes: number | string;
   /** MediaAttributes (contract/study.ts) as JSON text; null when none were declared. */
   attributes: string | null;
+  /** Bytes a browser loads to show it when more than the file (a .gltf with its side files); null: `bytes`. */
+  load_bytes: number | string | null;
 }
 
 /** The quality verdict of a session (src/quality/rules.ts): its latest evaluation. */

@@ -8,6 +8,7 @@ import type { JobStatus, Storage } from '../storage/types.js';
 import { htmlImageSources, jobHtmlFields } from '../../contract/study-html.js';
 import { placeRandomChecks } from './check-positions.js';
 import { importMarker, markImport, stagingPath } from './staging.js';
+import type { CheckedModel } from './gltf-check.js';
 import { loadStudy } from './validate.js';
 
 export { StudyConflictError } from '../storage/studies.js';
@@ -49,7 +50,7 @@ export async function importStudy(storage: Storage, studyPath: string, mediaDir:
   const live = join(mediaDir, study.id);
   const staging = stagingPath(mediaDir, 'import');
   try {
-    const { copied: mediaCopied, files } = await stageMedia(study, protocol, mediaRoot, live, staging);
+    const { copied: mediaCopied, files } = await stageMedia(study, protocol, loaded.models, mediaRoot, live, staging);
     // A process killed from here on is finished by the next start (staging.ts): the marker names the job.
     await markImport(staging, study.id);
     const status = await saveStudy(storage, study, files, { source: opts.source ?? loaded.file, replace: opts.replace, createdStatus: opts.createdStatus, ownerId: opts.ownerId });
@@ -64,15 +65,24 @@ export async function importStudy(storage: Storage, studyPath: string, mediaDir:
 
 /**
  * Puts every referenced media file into the staging folder: a hard link to the live copy when it is identical
- * (same size and mtime), else a copy. Returns how many were copied and every file with its size.
+ * (same size and mtime), else a copy. A .gltf's side files (buffers, textures) go beside it, at the same relative
+ * paths, as media rows of their own. Returns how many were copied and every file with its size.
  */
-async function stageMedia(study: StudyFile, protocol: ProtocolDefinition, mediaRoot: string, live: string, staging: string): Promise<{ copied: number; files: StudyMediaFile[] }> {
+async function stageMedia(
+  study: StudyFile,
+  protocol: ProtocolDefinition,
+  models: Map<string, CheckedModel>,
+  mediaRoot: string,
+  live: string,
+  staging: string,
+): Promise<{ copied: number; files: StudyMediaFile[] }> {
   const paths = new Set<string>();
   for (const playlist of study.playlists) {
     for (const stimulus of [...playlist.stimuli, ...(playlist.training ?? [])]) {
       for (const [, source] of protocol.stimulus.media(stimulus)) paths.add(source);
     }
   }
+  for (const model of models.values()) for (const side of model.sideFiles) paths.add(side);
   // The images of the study's texts (checked by the validator) are served from the job's media too.
   for (const [, html] of jobHtmlFields(study.job)) for (const source of htmlImageSources(html)) paths.add(source);
   let copied = 0;
@@ -82,7 +92,8 @@ async function stageMedia(study: StudyFile, protocol: ProtocolDefinition, mediaR
     const current = join(live, path);
     const to = join(staging, path);
     const [src, dst] = await Promise.all([stat(from), stat(current).catch(() => null)]);
-    files.push({ path, bytes: src.size });
+    const loadBytes = models.get(path)?.loadBytes;
+    files.push({ path, bytes: src.size, ...(loadBytes !== undefined && loadBytes !== src.size ? { loadBytes } : {}) });
     await mkdir(dirname(to), { recursive: true });
     // utimes rounds through floating-point seconds: a copy's mtime is within a millisecond of its source.
     if (dst && dst.size === src.size && Math.abs(dst.mtimeMs - src.mtimeMs) < 1 && (await link(current, to).then(() => true, () => false))) continue;

@@ -2,7 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { JobFields } from '../../contract/job.js';
-import { IMAGE_EXT, mediaType, VIDEO_EXT } from '../../contract/media-types.js';
+import { IMAGE_EXT, mediaType, MODEL_EXT, VIDEO_EXT } from '../../contract/media-types.js';
 import { MEDIA_FILE_PATTERN } from '../../contract/stimulus.js';
 import { htmlImageSources, jobHtmlFields } from '../../contract/study-html.js';
 import type { StimulusCheck } from '../../contract/quality.js';
@@ -10,6 +10,9 @@ import { StudyFile } from '../../contract/study.js';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
 import type { JsonSchema, ProtocolDefinition } from '../../protocols/types.js';
 import { ajvErrorDetails, type ErrorDetail } from '../errors.js';
+import { checkGltf, type CheckedModel } from './gltf-check.js';
+import { ModelProblem } from './model-limits.js';
+import { checkPly } from './ply.js';
 import { videoCodecProblem } from './video-codec.js';
 
 /** At most this many problems are kept and told; the others are only counted (a junk file has one per stimulus). */
@@ -47,6 +50,8 @@ export interface LoadedStudy {
   protocol: ProtocolDefinition;
   /** Absolute path of the study's media folder. */
   mediaRoot: string;
+  /** Every 3D object of the study, checked: its side files (a .gltf's buffers and textures) and loading bytes. */
+  models: Map<string, CheckedModel>;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
@@ -96,9 +101,10 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
   const used = new Set<string>();
   // Each file is checked once, however many stimuli use it.
   const fileProblems = new Map<string, Promise<string | null>>();
+  const models = new Map<string, CheckedModel>();
   const mediaProblem = (source: string): Promise<string | null> => {
     let problem = fileProblems.get(source);
-    if (!problem) fileProblems.set(source, (problem = usableMediaProblem(mediaRootReal!, source)));
+    if (!problem) fileProblems.set(source, (problem = usableMediaProblem(mediaRootReal!, source, models)));
     return problem;
   };
   if (protocol && Array.isArray(doc.playlists)) {
@@ -119,7 +125,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
           problems.push(...checkProblems((stimulus as { check?: StimulusCheck }).check, list, protocol, `${at}.check`));
           for (const [, source] of protocol.stimulus.media(stimulus)) used.add(source);
           for (const [field, source] of protocol.stimulus.media(stimulus)) {
-            const problem = mediaType(source, null) === null ? `${source} is not an image or a video (${MEDIA_EXTENSIONS})` : mediaRootReal ? await mediaProblem(source) : null;
+            const problem = mediaType(source, null) === null ? `${source} is not an image, a video or a 3D object (${MEDIA_EXTENSIONS})` : mediaRootReal ? await mediaProblem(source) : null;
             if (problem) problems.push({ path: `${at}.${field}`, message: problem });
           }
         }
@@ -155,7 +161,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
   if (protocol) problems.push(...qualityProblems((data as { quality?: { rules?: Record<string, unknown> } } | null)?.quality?.rules, protocol));
 
   if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total);
-  return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal! };
+  return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal!, models };
 }
 
 /** What the schema cannot say about a gold, trap or attention-check declaration. */
@@ -176,18 +182,29 @@ function qualityProblems(rules: Record<string, unknown> | undefined, protocol: P
     .map((rule) => ({ path: `$.quality.rules.${rule}`, message: `applies to rating scales only; ${protocol.name} is a ${protocol.analysis.family} protocol (remove it or set false)` }));
 }
 
-const MEDIA_EXTENSIONS = `allowed: ${[...Object.keys(IMAGE_EXT), ...Object.keys(VIDEO_EXT)].map((e) => `.${e}`).join(', ')}`;
+const MEDIA_EXTENSIONS = `allowed: ${[...Object.keys(IMAGE_EXT), ...Object.keys(VIDEO_EXT), ...Object.keys(MODEL_EXT)].map((e) => `.${e}`).join(', ')}`;
 
 async function realDirectory(path: string): Promise<string | null> {
   const real = await realpath(path).catch(() => null);
   return real && (await stat(real)).isDirectory() ? real : null;
 }
 
-/** Why this media file cannot be shown: not a file of the media folder, or a video the player cannot decode. */
-async function usableMediaProblem(mediaRoot: string, source: string): Promise<string | null> {
+/**
+ * Why this media file cannot be shown: not a file of the media folder, a video the player cannot decode, or a 3D
+ * object that is malformed or over the limits (a checked one goes into `models`).
+ */
+async function usableMediaProblem(mediaRoot: string, source: string, models: Map<string, CheckedModel>): Promise<string | null> {
   const problem = await mediaFileProblem(mediaRoot, source);
-  if (problem || mediaType(source, null)?.kind !== 'video') return problem;
-  return videoCodecProblem(resolve(mediaRoot, source), source);
+  const kind = mediaType(source, null)?.kind;
+  if (problem || kind === 'image') return problem;
+  if (kind === 'video') return videoCodecProblem(resolve(mediaRoot, source), source);
+  try {
+    models.set(source, await (source.toLowerCase().endsWith('.ply') ? checkPly : checkGltf)(mediaRoot, source));
+    return null;
+  } catch (error) {
+    if (error instanceof ModelProblem) return error.message;
+    throw error;
+  }
 }
 
 /** Why this media path is not usable, or null when it is a regular file inside the media folder. */

@@ -10,6 +10,7 @@ const EXPORTS: Array<{ label: string; query: string }> = [
   { label: 'screenings.jsonl', query: 'table=screenings&format=json' },
   { label: 'sessionlogs.jsonl', query: 'table=sessionlogs&format=json' },
   { label: 'presentations.csv', query: 'table=presentations&format=csv' },
+  { label: 'views.jsonl', query: 'table=views&format=json' },
   { label: 'p910.csv', query: 'format=p910' },
   { label: 'pairs.csv', query: 'format=pairs' },
   { label: 'mlds.csv', query: 'format=mlds' },

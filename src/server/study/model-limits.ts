@@ -1,0 +1,25 @@
+/**
+ * Size limits of a 3D object at import (README "3D objects"). The participant's browser parses the whole object and
+ * uploads it to the GPU before the first trial, on whatever computer it has: these keep one stimulus within what a
+ * mid-range laptop's WebGL holds beside the stage, and twice the 1 M-triangle / 1 M-point scale of bench:3d.
+ */
+export const MODEL_LIMITS = {
+  /** Bytes of the file, plus its side files for a `.gltf` (buffers and textures), each counted once. */
+  maxBytes: 256 * 1024 * 1024,
+  /** Triangles drawn: every instance of a mesh counts (a node using a mesh twice draws it twice). */
+  maxTriangles: 2_000_000,
+  /** Points of a point cloud (a PLY's vertices, or glTF POINTS primitives). */
+  maxPoints: 2_000_000,
+  /**
+   * glTF objects of one kind (nodes, meshes, accessors...): checked before the file is decoded, since a few bytes of
+   * JSON per object cost about a kilobyte each to read.
+   */
+  maxObjects: 100_000,
+  /** Width and height of a texture, in pixels (WebGL 2 guarantees 2048; every current GPU takes 4096). */
+  maxTextureSide: 4096,
+} as const;
+
+/** A file that cannot be a study's 3D object: the message says which file and why (validate.ts adds the JSON path). */
+export class ModelProblem extends Error {}
+
+export const formatCount = (n: number) => n.toLocaleString('en-US');
