@@ -1,7 +1,32 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { OBJECT_OPTIONS_SCHEMA, type ObjectOptions } from './objects.js';
 
 const Int = (opts: object = {}) => Type.Integer(opts);
+
+const Num = (opts: object) => Type.Optional(Type.Number(opts));
+const Range = (minimum: number, maximum: number) => Type.Optional(Type.Tuple([Type.Number({ minimum, maximum }), Type.Number({ minimum, maximum })]));
+/**
+ * The 3D options (contract/objects.ts ObjectOptions, README "3D objects") as TypeBox, so that TypeBox's own checker
+ * reads study files too; the same bounds as OBJECT_OPTIONS_SCHEMA, which the first bundle uses without TypeBox
+ * (tests/unit/objects-schema.test.ts compares the two).
+ */
+export const ObjectOptionsSchema = Type.Object(
+  {
+    mode: Type.Optional(Type.Union([Type.Literal('turntable'), Type.Literal('inspect')])),
+    degreesPerSecond: Num({ exclusiveMinimum: 0, maximum: 720 }),
+    elevationDeg: Num({ minimum: -89, maximum: 89 }),
+    startAzimuthDeg: Num({ minimum: -3600, maximum: 3600 }),
+    turns: Num({ exclusiveMinimum: 0, maximum: 100 }),
+    frames: Type.Optional(Int({ minimum: 1, maximum: 100_000 })),
+    posesPerSecond: Num({ minimum: 1, maximum: 360 }),
+    minInspectMs: Type.Optional(Int({ minimum: 0, maximum: 600_000 })),
+    zoom: Range(0.05, 20),
+    elevationRange: Range(-89, 89),
+    fovDeg: Num({ minimum: 5, maximum: 120 }),
+    pointSize: Num({ exclusiveMinimum: 0, maximum: 1000 }),
+    pointSizeUnit: Type.Optional(Type.Union([Type.Literal('screen'), Type.Literal('world')])),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * Job fields of SPEC §3, as written in a study file and served by GET /api/jobs/{id}.
@@ -50,7 +75,7 @@ export const JobFields = Type.Object(
      */
     minRefreshHz: Type.Optional(Int({ minimum: 1, maximum: 1000 })),
     /** Extension: how 3D objects are presented (README "3D objects"); a stimulus's `object` overrides it per key. */
-    objects: Type.Optional(Type.Unsafe<ObjectOptions>(OBJECT_OPTIONS_SCHEMA)),
+    objects: Type.Optional(ObjectOptionsSchema),
   },
   { additionalProperties: false },
 );

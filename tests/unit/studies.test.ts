@@ -52,6 +52,11 @@ describe.each([
   it('references only demo media that exist and have the size their name says', async () => {
     for (const { files } of await listStudyMedia(dir)) {
       for (const path of files) {
+        // The e2e 3D fixtures are committed files (npm run media:3d-fixtures), not made from their names.
+        if (path.includes('/media/objects/')) {
+          expect(readFileSync(path).length, path).toBeGreaterThan(0);
+          continue;
+        }
         const recipe = parseMediaName(path);
         expect(recipe, `${path} is a demo recipe name`).not.toBeNull();
         if (recipe!.kind === 'image') {
