@@ -24,9 +24,12 @@ describe('architecture', () => {
     expect(offenders(outsideStorage, /\.(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql`/)).toEqual([]);
   });
 
-  it('storage.db is reached only from storage code (and the testkit, which reads what was stored)', () => {
+  // bench:launch reads the database as the testkit does: it looks up every acknowledged answer, seeds its synthetic
+  // study and explains the hot statements; no product code does.
+  it('storage.db is reached only from storage code (and the testkit and bench:launch, which read what was stored)', () => {
     const all = [...sources('src'), ...sources('bench'), ...sources('scripts')];
-    expect(offenders(all.filter((f) => !f.file.startsWith('src/server/storage/')), /\.db\b(?!\w)/)).toEqual([]);
+    const allowed = (file: string) => file.startsWith('src/server/storage/') || file.startsWith('bench/launch/');
+    expect(offenders(all.filter((f) => !allowed(f.file)), /\.db\b(?!\w)/)).toEqual([]);
   });
 
   it('the server keeps no per-protocol branch: the protocol table says it all', () => {
