@@ -152,8 +152,46 @@ it('refuses, before decoding, a model over the size limit, too many objects, or 
   expect((await problemsOf(file)).map((p) => p.path)).toEqual(['$.playlists[0].stimuli[0].source', '$.playlists[0].stimuli[2].source']);
 });
 
+it('checks the job\'s 3D options as a stimulus\'s: bounds out of order, a zoom range without the fitted view', async () => {
+  const file = await writeStudy({
+    id: 'objects-options-bad',
+    job: { ...jobFields('absolute_category_rating'), objects: { mode: 'inspect', zoom: [1.5, 3], elevationRange: [40, -40] } },
+    playlists: [{ stimuli: [{ source: 'red.png' }, { source: 'green.png', object: { zoom: [0.2, 0.8] } }] }],
+  });
+  expect(await problemsOf(file)).toEqual([
+    { path: '$.playlists[0].stimuli[1].object.zoom', message: 'must be [min, max] with min ≤ 1 ≤ max (1 = the fitted distance)' },
+    { path: '$.job.objects.zoom', message: 'must be [min, max] with min ≤ 1 ≤ max (1 = the fitted distance)' },
+    { path: '$.job.objects.elevationRange', message: 'must be [min, max] with min ≤ max' },
+  ]);
+  // A wrong type is the schema's to tell, once, not also a bounds problem.
+  const mistyped = await writeStudy({ id: 'objects-options-type', job: { ...jobFields('absolute_category_rating'), objects: { zoom: 'wide' } }, playlists: [{ stimuli: [{ source: 'red.png' }] }] });
+  expect((await problemsOf(mistyped)).map((p) => p.path)).toEqual(['$.job.objects.zoom']);
+});
+
+it('refuses a 3D object in a protocol whose page cannot draw one, naming the file and the protocol', async () => {
+  const bubbleSide = (source: string) => ({ source, height: 18, width: 32, blur: 4, radius: 6 });
+  const bubble = await writeStudy({ id: 'bubble-model', job: jobFields('bubble'), playlists: [{ stimuli: [{ sourceA: bubbleSide('le.ply'), sourceB: bubbleSide('red.png') }] }] });
+  await writeCloud(cloud, join(dirname(bubble), 'media', 'le.ply'));
+  const shownBy = 'pair_comparison, absolute_category_rating, double_stimulus_impairment_scale, acceptability_annoyance, mlds_pair';
+  expect(await problemsOf(bubble)).toEqual([
+    { path: '$.playlists[0].stimuli[0].sourceA.source', message: `le.ply is a 3D object, which bubble cannot show (3D objects are shown by ${shownBy})` },
+  ]);
+  const triplet = await writeStudy({ id: 'triplet-model', job: jobFields('triplet'), playlists: [{ stimuli: [{ sourceA: 'red.png', sourceB: 'knot.glb', sourceC: 'blue.png' }] }] });
+  expect(await problemsOf(triplet)).toEqual([
+    { path: '$.playlists[0].stimuli[0].sourceB', message: `knot.glb is a 3D object, which triplet cannot show (3D objects are shown by ${shownBy})` },
+  ]);
+});
+
 describeEachDialect('3D object import', (dialect) => {
   const ctx = useServer(dialect);
+
+  it('stores nothing when the job\'s 3D options are refused', async () => {
+    const file = await writeStudy({ id: 'objects-refused', job: { ...jobFields('absolute_category_rating'), objects: { zoom: [2, 4] } }, playlists: [{ stimuli: [{ source: 'red.png' }] }] });
+    const error = await ctx().importStudy(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StudyValidationError);
+    expect(String(error)).toContain('$.job.objects.zoom: must be [min, max] with min ≤ 1 ≤ max');
+    for (const table of ['jobs', 'playlists', 'stimuli'] as const) expect(await ctx().storage.db.selectFrom(table).selectAll().execute()).toEqual([]);
+  });
 
   it('copies a .gltf with its side files, serves them beside it, and counts them in the loading size', async () => {
     const { file, media } = await acrStudy('models-served', ['g/shell.gltf', 'le.ply', 'red.png']);

@@ -21,5 +21,6 @@ export const absoluteCategoryRating = {
   checks,
   answers: { ratingValues: [0, 1, 2, 3, 4], screenings: false },
   analysis,
+  showsObjects: true,
   web: () => import('./web.js'),
 } satisfies ProtocolDefinition;

@@ -21,5 +21,6 @@ export const doubleStimulusImpairmentScale = {
   checks,
   answers: { ratingValues: [1, 2, 3, 4, 5], screenings: false },
   analysis,
+  showsObjects: true,
   web: () => import('./web.js'),
 } satisfies ProtocolDefinition;

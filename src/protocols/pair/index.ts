@@ -14,5 +14,6 @@ export const pairComparison = {
   checks: pairedChecks,
   answers: { ratingValues: [0, 1], screenings: false },
   analysis: pairedAnalysis,
+  showsObjects: true,
   web: () => import('./web.js'),
 } satisfies ProtocolDefinition;

@@ -3,6 +3,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { JobFields } from '../../contract/job.js';
 import { IMAGE_EXT, mediaType, MODEL_EXT, VIDEO_EXT } from '../../contract/media-types.js';
+import { OBJECT_OPTIONS_SCHEMA, objectOptionProblems, type ObjectOptions } from '../../contract/objects.js';
 import { MEDIA_FILE_PATTERN } from '../../contract/stimulus.js';
 import { htmlImageSources, jobHtmlFields } from '../../contract/study-html.js';
 import type { StimulusCheck } from '../../contract/quality.js';
@@ -125,7 +126,15 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
           problems.push(...checkProblems((stimulus as { check?: StimulusCheck }).check, list, protocol, `${at}.check`));
           for (const [, source] of protocol.stimulus.media(stimulus)) used.add(source);
           for (const [field, source] of protocol.stimulus.media(stimulus)) {
-            const problem = mediaType(source, null) === null ? `${source} is not an image, a video or a 3D object (${MEDIA_EXTENSIONS})` : mediaRootReal ? await mediaProblem(source) : null;
+            const kind = mediaType(source, null)?.kind;
+            const problem =
+              kind === undefined
+                ? `${source} is not an image, a video or a 3D object (${MEDIA_EXTENSIONS})`
+                : kind === 'model' && !protocol.showsObjects
+                  ? `${source} is a 3D object, which ${protocol.name} cannot show (3D objects are shown by ${objectProtocols(protocols)})`
+                  : mediaRootReal
+                    ? await mediaProblem(source)
+                    : null;
             if (problem) problems.push({ path: `${at}.${field}`, message: problem });
           }
         }
@@ -133,8 +142,11 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
     }
   }
 
-  // Images of the study's HTML are media files of the study too (the page shows no remote resource).
   const job = (doc as { job?: Partial<JobFields> }).job;
+  // The job's 3D options get the same checks as a stimulus's `object` (genericStimulus), beyond the schema.
+  if (job && typeof job === 'object') problems.push(...objectOptionsProblems(job.objects, '$.job.objects'));
+
+  // Images of the study's HTML are media files of the study too (the page shows no remote resource).
   if (job && typeof job === 'object') {
     for (const [at, html] of jobHtmlFields(job)) {
       for (const source of htmlImageSources(html)) {
@@ -180,6 +192,23 @@ function qualityProblems(rules: Record<string, unknown> | undefined, protocol: P
   return (['minVariance', 'varianceAfterRatings', 'minCorrelation', 'correlationAfterSessions'] as const)
     .filter((rule) => rules[rule] !== undefined && rules[rule] !== false)
     .map((rule) => ({ path: `$.quality.rules.${rule}`, message: `applies to rating scales only; ${protocol.name} is a ${protocol.analysis.family} protocol (remove it or set false)` }));
+}
+
+/**
+ * What the schema cannot say about 3D options (bounds in order, a zoom range holding the fitted view); none when
+ * the options do not pass the schema, whose own errors are already told.
+ */
+function objectOptionsProblems(options: unknown, at: string): ErrorDetail[] {
+  if (options === undefined || !validatorOf(OBJECT_OPTIONS_SCHEMA)(options)) return [];
+  return objectOptionProblems(options as ObjectOptions).map(([field, message]) => ({ path: `${at}.${field}`, message }));
+}
+
+/** The protocols whose pages draw 3D objects, for the refusal of a 3D object elsewhere. */
+function objectProtocols(protocols: ProtocolRegistry): string {
+  return Object.values(protocols)
+    .filter((p) => p.showsObjects)
+    .map((p) => p.name)
+    .join(', ');
 }
 
 const MEDIA_EXTENSIONS = `allowed: ${[...Object.keys(IMAGE_EXT), ...Object.keys(VIDEO_EXT), ...Object.keys(MODEL_EXT)].map((e) => `.${e}`).join(', ')}`;
