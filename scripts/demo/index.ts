@@ -14,6 +14,8 @@ export interface EnsureDemoMediaOptions {
   regenerateVideos?: boolean;
   /** Progress lines (one per created file). Default: silent. */
   log?: (line: string) => void;
+  /** Only these study files of `studiesDir` (absolute paths); default every one (what npm start makes). */
+  studies?: readonly string[];
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -35,7 +37,8 @@ export async function ensureDemoMedia(studiesDir: string, options: EnsureDemoMed
   const videos: Array<{ path: string; recipe: VideoRecipe }> = [];
   const models: Array<{ path: string; recipe: MeshRecipe | CloudRecipe }> = [];
   const seen = new Set<string>();
-  for (const { files } of await listStudyMedia(studiesDir)) {
+  for (const { studyFile, files } of await listStudyMedia(studiesDir)) {
+    if (options.studies && !options.studies.includes(studyFile)) continue;
     for (const path of files) {
       if (seen.has(path)) continue;
       seen.add(path);

@@ -27,14 +27,23 @@ export { expect };
 export const E2E_STUDIES_DIR = resolve('tests/e2e/studies');
 const WEB_DIR = resolve('dist/web');
 
+/** The study files of a folder, parsed: job id -> protocol. */
+function studiesIn(dir: string): ReadonlyArray<{ file: string; id: string; protocol: Protocol }> {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const study = JSON.parse(readFileSync(join(dir, name), 'utf8')) as StudyFile;
+      return { file: join(dir, name), id: study.id, protocol: study.job.subjectiveProtocol as Protocol };
+    });
+}
+
 /** The e2e study files, parsed: job id -> protocol. */
-export const E2E_STUDIES: ReadonlyArray<{ file: string; id: string; protocol: Protocol }> = readdirSync(E2E_STUDIES_DIR)
-  .filter((name) => name.endsWith('.json'))
-  .sort()
-  .map((name) => {
-    const study = JSON.parse(readFileSync(join(E2E_STUDIES_DIR, name), 'utf8')) as StudyFile;
-    return { file: join(E2E_STUDIES_DIR, name), id: study.id, protocol: study.job.subjectiveProtocol as Protocol };
-  });
+export const E2E_STUDIES = studiesIn(E2E_STUDIES_DIR);
+
+/** The demo studies that `npm start` imports (studies/), for journeys on them (demo-studies-3d.spec.ts). */
+export const DEMO_STUDIES_DIR = resolve('studies');
+export const DEMO_STUDIES = studiesIn(DEMO_STUDIES_DIR);
 
 /** The image-based e2e job of each protocol (pair_comparison: the side-by-side image pair study). */
 export const E2E_JOBS = {
@@ -79,37 +88,36 @@ export interface Participant {
 }
 
 function protocolOf(jobId: string): Protocol {
-  const study = E2E_STUDIES.find((s) => s.id === jobId);
-  if (!study) throw new Error(`no e2e study with id ${jobId} in ${E2E_STUDIES_DIR}`);
+  const study = E2E_STUDIES.find((s) => s.id === jobId) ?? DEMO_STUDIES.find((s) => s.id === jobId);
+  if (!study) throw new Error(`no e2e study with id ${jobId} in ${E2E_STUDIES_DIR} nor ${DEMO_STUDIES_DIR}`);
   return study.protocol;
+}
+
+/**
+ * A real server for one worker: a fresh SQLite file and media folder in a temporary directory, the demo media of
+ * `studiesDir` made (only those of `studies`), `studies` imported, dist/web served; closed and removed after `use`.
+ */
+export async function runGlimpseServer(studiesDir: string, studies: readonly string[], use: (server: GlimpseServer) => Promise<void>): Promise<void> {
+  if (!existsSync(join(WEB_DIR, 'index.html'))) {
+    throw new Error(`${WEB_DIR}/index.html is missing: build the web app first (npm run build, or npm run test:e2e which does it)`);
+  }
+  const tempDir = mkdtempSync(join(tmpdir(), 'glimpse-e2e-'));
+  const mediaDir = join(tempDir, 'media');
+  await ensureDemoMedia(studiesDir, { studies });
+  const databaseUrl = join(tempDir, 'glimpse-e2e.db');
+  const server = await startServer({ host: '127.0.0.1', port: 0, databaseUrl, mediaDir, mediaBaseUrl: '', webDir: WEB_DIR, studies: [...studies], logger: false });
+  try {
+    await use({ url: server.url, databaseUrl, db: server.storage.db, storage: server.storage, server, mediaDir });
+  } finally {
+    await server.close();
+    rmSync(tempDir, { recursive: true, force: true });
+  }
 }
 
 export const test = base.extend<{ participant: Participant }, { glimpse: GlimpseServer }>({
   glimpse: [
     async ({}, use) => {
-      if (!existsSync(join(WEB_DIR, 'index.html'))) {
-        throw new Error(`${WEB_DIR}/index.html is missing: build the web app first (npm run build, or npm run test:e2e which does it)`);
-      }
-      const tempDir = mkdtempSync(join(tmpdir(), 'glimpse-e2e-'));
-      const mediaDir = join(tempDir, 'media');
-      await ensureDemoMedia(E2E_STUDIES_DIR);
-      const databaseUrl = join(tempDir, 'glimpse-e2e.db');
-      const server = await startServer({
-        host: '127.0.0.1',
-        port: 0,
-        databaseUrl,
-        mediaDir,
-        mediaBaseUrl: '',
-        webDir: WEB_DIR,
-        studies: E2E_STUDIES.map((s) => s.file),
-        logger: false,
-      });
-      try {
-        await use({ url: server.url, databaseUrl, db: server.storage.db, storage: server.storage, server, mediaDir });
-      } finally {
-        await server.close();
-        rmSync(tempDir, { recursive: true, force: true });
-      }
+      await runGlimpseServer(E2E_STUDIES_DIR, E2E_STUDIES.map((s) => s.file), use);
     },
     { scope: 'worker', timeout: 120_000 },
   ],
