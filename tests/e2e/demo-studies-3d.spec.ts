@@ -5,8 +5,9 @@
  * - the textured-mesh ACR: each mesh turns once (360 poses at 60 poses/s), then the five levels; the stored values
  *   are the levels clicked, each rating has its turntable record and its camera poses (`views`);
  * - the point-cloud pair in inspect mode: the dialog waits for the 5 s minimum inspection and says "First object" /
- *   "Last object" / "Replay objects"; a drag on the first pair turns the shared camera; the stored values are the
- *   positions clicked and each rating's `views` holds the inspected poses.
+ *   "Last object" / "Replay objects" and sits below the objects (they stay up while it is); a drag on the first
+ *   pair turns the shared camera; the stored values are the positions clicked and each rating's `views` holds the
+ *   inspected poses.
  * The e2e 3D studies (objects-3d.spec.ts) test the mechanics on tiny objects; this one tests the demo as shipped.
  */
 import type { Page } from '@playwright/test';
@@ -110,6 +111,14 @@ test('demo point-cloud pair: inspect for 5 s, the dialog names objects, position
     }
     const modal = await voteDialog(page, i, total);
     await expect(modal.getByRole('button')).toHaveText(['First object', 'Last object', 'Replay objects']);
+    if (i === 0) {
+      // The objects stay up while the dialog is: it sits at the bottom, below their centres and their fitted size.
+      const [box, host] = [(await modal.boundingBox())!, (await page.locator('#stage-host').boundingBox())!];
+      const rects = await page.evaluate(() => window.__glimpseStage!.lastMediaRects);
+      expect(rects).toHaveLength(2);
+      for (const r of rects) expect(box.y).toBeGreaterThan(host.y + r.y + r.height * 0.8);
+      expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    }
     await modal.getByRole('button', { name: choice }).click();
     await modal.getByRole('button', { name: 'Submit' }).click();
   }

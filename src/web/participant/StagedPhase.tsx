@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
+import { objectOptions, showsObjects } from '../../protocols/common/objects.js';
 import type { StagedModule } from '../../protocols/types.js';
 import { inTraining } from '../flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../flow/StoreContext.js';
@@ -46,6 +47,8 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
   const View = module.ResponseView;
   const waiting = !stage || run.status === 'preparing';
   const along = questionAlongTest(job.category_id);
+  // Objects under inspection stay on screen, turnable, while the dialog is up: it must not cover them.
+  const inspecting = run.stimulus !== undefined && showsObjects(run.stimulus) && objectOptions(run.stimulus, job.objects).mode === 'inspect';
   return (
     <>
       {/* Where the trial stands, for tests and logs (not shown). */}
@@ -72,7 +75,7 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
         }}
       />
       {run.stimulus && (run.status === 'responding' || run.status === 'saving') && (
-        <VoteModal index={run.index} total={stimuli.length} question={along ? null : job.question}>
+        <VoteModal index={run.index} total={stimuli.length} question={along ? null : job.question} belowStimuli={inspecting}>
           <View
             key={`${run.index}-${run.playCount}`}
             params={params}
