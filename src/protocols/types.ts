@@ -28,10 +28,11 @@ export interface ProtocolDefinition<Spec = any> {
   /** How a study-file stimulus is checked, served to the client and exported. */
   stimulus: StimulusRules<Spec>;
   /**
-   * The protocol's page draws a 3D object wherever it draws an image (README "3D objects"). Without it, a stimulus
-   * whose media is a 3D object is refused at import: the page would treat the model file as an image.
+   * The categoryTests whose page draws a 3D object wherever it draws an image (README "3D objects"); 'all': every
+   * one the protocol takes. Elsewhere a stimulus whose media is a 3D object is refused at import: the page would
+   * treat the model file as an image or a video.
    */
-  showsObjects?: boolean;
+  objectCategories?: 'all' | readonly number[];
   /** What the server accepts as answers. */
   answers: AnswerRules;
   /** Session options read from the playlist query (bubble: ft=1 is a free task, completed on its mouse logs). */

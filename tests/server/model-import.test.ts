@@ -168,11 +168,12 @@ it('checks the job\'s 3D options as a stimulus\'s: bounds out of order, a zoom r
   expect((await problemsOf(mistyped)).map((p) => p.path)).toEqual(['$.job.objects.zoom']);
 });
 
-it('refuses a 3D object in a protocol whose page cannot draw one, naming the file and the protocol', async () => {
+it('refuses a 3D object in a protocol or categoryTest whose page cannot draw one, naming the file and the protocol', async () => {
   const bubbleSide = (source: string) => ({ source, height: 18, width: 32, blur: 4, radius: 6 });
   const bubble = await writeStudy({ id: 'bubble-model', job: jobFields('bubble'), playlists: [{ stimuli: [{ sourceA: bubbleSide('le.ply'), sourceB: bubbleSide('red.png') }] }] });
   await writeCloud(cloud, join(dirname(bubble), 'media', 'le.ply'));
-  const shownBy = 'pair_comparison, absolute_category_rating, double_stimulus_impairment_scale, acceptability_annoyance, mlds_pair';
+  const shownBy =
+    'pair_comparison with categoryTest 1 or 2, absolute_category_rating, double_stimulus_impairment_scale with categoryTest 1 or 2, acceptability_annoyance, mlds_pair with categoryTest 1 or 2';
   expect(await problemsOf(bubble)).toEqual([
     { path: '$.playlists[0].stimuli[0].sourceA.source', message: `le.ply is a 3D object, which bubble cannot show (3D objects are shown by ${shownBy})` },
   ]);
@@ -180,6 +181,11 @@ it('refuses a 3D object in a protocol whose page cannot draw one, naming the fil
   expect(await problemsOf(triplet)).toEqual([
     { path: '$.playlists[0].stimuli[0].sourceB', message: `knot.glb is a 3D object, which triplet cannot show (3D objects are shown by ${shownBy})` },
   ]);
+  // A pair on a video page (categoryTest 3: videos side by side) would play the model file as a video.
+  const videoPair = await writeStudy({ id: 'video-pair-model', job: jobFields('pair_comparison', { category_id: 3 }), playlists: [{ stimuli: [{ sourceA: 'knot.glb', sourceB: 'le.ply' }] }] });
+  expect((await problemsOf(videoPair)).map((p) => `${p.path} ${p.message}`)).toEqual(
+    ['sourceA knot.glb', 'sourceB le.ply'].map((s) => `$.playlists[0].stimuli[0].${s.split(' ')[0]} ${s.split(' ')[1]} is a 3D object, which pair_comparison with categoryTest 3 cannot show (3D objects are shown by ${shownBy})`),
+  );
 });
 
 describeEachDialect('3D object import', (dialect) => {

@@ -20,6 +20,6 @@ export const acceptabilityAnnoyance = {
   checks,
   answers: { ratingValues: [0, 1, 2], screenings: false },
   analysis,
-  showsObjects: true,
+  objectCategories: 'all',
   web: () => import('./web.js'),
 } satisfies ProtocolDefinition;

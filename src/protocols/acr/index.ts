@@ -21,6 +21,6 @@ export const absoluteCategoryRating = {
   checks,
   answers: { ratingValues: [0, 1, 2, 3, 4], screenings: false },
   analysis,
-  showsObjects: true,
+  objectCategories: 'all',
   web: () => import('./web.js'),
 } satisfies ProtocolDefinition;

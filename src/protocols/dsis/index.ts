@@ -21,6 +21,6 @@ export const doubleStimulusImpairmentScale = {
   checks,
   answers: { ratingValues: [1, 2, 3, 4, 5], screenings: false },
   analysis,
-  showsObjects: true,
+  objectCategories: [1, 2],
   web: () => import('./web.js'),
 } satisfies ProtocolDefinition;

@@ -14,6 +14,6 @@ export const mldsPair = {
   checks: pairedChecks,
   answers: { ratingValues: [0, 1], screenings: false },
   analysis: pairedAnalysis,
-  showsObjects: true,
+  objectCategories: [1, 2],
   web: () => import('./web.js'),
 } satisfies ProtocolDefinition;

@@ -108,6 +108,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
     if (!problem) fileProblems.set(source, (problem = usableMediaProblem(mediaRootReal!, source, models)));
     return problem;
   };
+  const category = (doc.job as { category_id?: unknown } | undefined)?.category_id;
   if (protocol && Array.isArray(doc.playlists)) {
     const validateStimulus = validatorOf(protocol.stimulus.schema);
     for (const [p, playlist] of doc.playlists.entries()) {
@@ -130,8 +131,8 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
             const problem =
               kind === undefined
                 ? `${source} is not an image, a video or a 3D object (${MEDIA_EXTENSIONS})`
-                : kind === 'model' && !protocol.showsObjects
-                  ? `${source} is a 3D object, which ${protocol.name} cannot show (3D objects are shown by ${objectProtocols(protocols)})`
+                : kind === 'model' && !showsObjects(protocol, category)
+                  ? `${source} is a 3D object, which ${protocol.name}${protocol.objectCategories ? ` with categoryTest ${category}` : ''} cannot show (3D objects are shown by ${objectProtocols(protocols)})`
                   : mediaRootReal
                     ? await mediaProblem(source)
                     : null;
@@ -203,11 +204,16 @@ function objectOptionsProblems(options: unknown, at: string): ErrorDetail[] {
   return objectOptionProblems(options as ObjectOptions).map(([field, message]) => ({ path: `${at}.${field}`, message }));
 }
 
-/** The protocols whose pages draw 3D objects, for the refusal of a 3D object elsewhere. */
+function showsObjects(protocol: ProtocolDefinition, category: unknown): boolean {
+  const categories = protocol.objectCategories;
+  return categories === 'all' || (categories !== undefined && categories.includes(category as number));
+}
+
+/** The protocols (and categoryTests) whose pages draw 3D objects, for the refusal of a 3D object elsewhere. */
 function objectProtocols(protocols: ProtocolRegistry): string {
   return Object.values(protocols)
-    .filter((p) => p.showsObjects)
-    .map((p) => p.name)
+    .filter((p) => p.objectCategories)
+    .map((p) => (p.objectCategories === 'all' ? p.name : `${p.name} with categoryTest ${p.objectCategories!.join(' or ')}`))
     .join(', ');
 }
 
