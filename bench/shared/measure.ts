@@ -58,7 +58,9 @@ export interface Summary {
 }
 
 export function summary(values: readonly number[]): Summary {
-  return { n: values.length, p50: round1(quantile(values, 0.5)), p95: round1(quantile(values, 0.95)), p99: round1(quantile(values, 0.99)), max: round1(values.length ? Math.max(...values) : NaN) };
+  // reduce, not Math.max(...values): a launch of 10,000 participants has more samples than the call stack takes.
+  const max = values.length ? values.reduce((a, b) => Math.max(a, b), -Infinity) : NaN;
+  return { n: values.length, p50: round1(quantile(values, 0.5)), p95: round1(quantile(values, 0.95)), p99: round1(quantile(values, 0.99)), max: round1(max) };
 }
 
 /** How many answers had each status. */
