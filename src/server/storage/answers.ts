@@ -83,7 +83,9 @@ export const ANSWER_QUOTA = { maxPlays: 20, mouseLogBytesPerStimulus: 8 * 1024 *
  */
 async function checkScreeningQuota(trx: Db, dialect: DialectName, sessionId: number, screeningNo: number, bytes: number): Promise<void> {
   if (screeningNo >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
-  if (dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).forUpdate().execute();
+  // FOR NO KEY UPDATE: mouse logs of one session still queue on it, but the session's ratings (whose foreign key
+  // takes a key-share lock on the row) never wait for a paged log's transaction.
+  if (dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).forNoKeyUpdate().execute();
   const used = await trx
     .selectFrom('screenings')
     // octet_length: the stored size in bytes (SQLite's length() of text counts characters, reading every log).
