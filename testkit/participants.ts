@@ -4,9 +4,10 @@ import { getPlaylist, json, postJson, ratingBody, type GenericPlaylist } from '.
 
 export const BCHECK = { b_name: 'Firefox', b_version: '128.0', b_os: 'Windows', screen_size: '1920x1080' };
 
-export const sessionLogsOf = (token: string) => ({
+/** A session-logs post with these states (by default the result page's) and no other log. */
+export const sessionLogsOf = (token: string, logStates: Array<{ state: string; status: string; time: number }> = [{ state: 'Result', status: 'ok', time: 5 }]) => ({
   sessionToken: token,
-  logStates: [{ state: 'Result', status: 'ok', time: 5 }],
+  logStates,
   logMouseMovement: [],
   logMouseClick: [],
   logScroll: [],

@@ -1,7 +1,7 @@
 import type { Storage } from '../src/server/storage/types.js';
 
 /** Row counts of the answer tables (to check that a refused request stored nothing). */
-export async function countRows(storage: Storage, table: 'ratings' | 'screenings' | 'session_logs' | 'session_log_pages' | 'consents' | 'bchecks' | 'sessions'): Promise<number> {
+export async function countRows(storage: Storage, table: 'ratings' | 'screenings' | 'session_logs' | 'session_log_pages' | 'mouse_log_pages' | 'consents' | 'bchecks' | 'sessions'): Promise<number> {
   const row = await storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }

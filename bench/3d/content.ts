@@ -5,6 +5,7 @@
  */
 import { crc32, deflateSync } from 'node:zlib';
 import { Document, NodeIO } from '@gltf-transform/core';
+import { addTexturedMesh } from '../../scripts/demo/textured-mesh';
 
 /** An RGB PNG from raw pixels (node:zlib only: the GPU kit carries no native module such as sharp). */
 function encodePng(pixels: Buffer, width: number, height: number): Buffer {
@@ -73,18 +74,7 @@ export async function sphereGlb(triangles: number, png: Buffer): Promise<Uint8Ar
     }
   }
   const doc = new Document();
-  const buffer = doc.createBuffer();
-  const accessor = (type: 'VEC2' | 'VEC3' | 'SCALAR', array: Float32Array | Uint32Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
-  const texture = doc.createTexture('noise').setImage(new Uint8Array(png)).setMimeType('image/png');
-  const material = doc.createMaterial('surface').setBaseColorTexture(texture).setRoughnessFactor(0.7).setMetallicFactor(0);
-  const primitive = doc
-    .createPrimitive()
-    .setAttribute('POSITION', accessor('VEC3', position))
-    .setAttribute('NORMAL', accessor('VEC3', normal))
-    .setAttribute('TEXCOORD_0', accessor('VEC2', uv))
-    .setIndices(accessor('SCALAR', index))
-    .setMaterial(material);
-  doc.createScene().addChild(doc.createNode('sphere').setMesh(doc.createMesh('sphere').addPrimitive(primitive)));
+  addTexturedMesh(doc, { name: 'sphere', positions: position, normals: normal, uvs: uv, indices: index, texture: { name: 'noise', png: new Uint8Array(png) } });
   return new NodeIO().writeBinary(doc);
 }
 

@@ -18,7 +18,8 @@ import { createUser } from '../../src/server/storage/users.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { jobFields } from '../../testkit/job-fields.js';
 import { startNode } from '../../testkit/node-process.js';
-import { createPgSchema } from '../../testkit/pg-schema.js';
+import { benchDatabase } from '../shared/database.js';
+import { summary, type Summary } from '../shared/measure.js';
 
 const PHASE_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const POSTERS = 20;
@@ -26,18 +27,12 @@ const CONSOLES = 3;
 const TARGET_P99_MS = 50;
 const PASSWORD = 'bench password 123';
 
-interface Latencies {
-  n: number;
-  p50: number;
-  p99: number;
-  max: number;
-  failures: number;
-}
+type Latencies = Omit<Summary, 'p95'> & { failures: number };
 
-function summary(ms: number[], failures: number): Latencies {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN) * 10) / 10;
-  return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: at(1), failures };
+/** The shared latency summary (bench/shared/measure.ts), without p95 (console.json never had it), with failures. */
+function latencies(ms: number[], failures: number): Latencies {
+  const { p95: _p95, ...kept } = summary(ms);
+  return { ...kept, failures };
 }
 
 /** A session log of about 8 MB (under the route's 8 MiB), valid; its token set per session. */
@@ -66,8 +61,8 @@ async function prepare(databaseUrl: string, dir: string): Promise<string> {
 async function main(): Promise<void> {
   const postgres = process.argv.includes('--postgres');
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-console-'));
-  const schema = postgres ? await createPgSchema('glimpse_bench_console') : null;
-  const databaseUrl = schema?.url ?? join(dir, 'bench.sqlite');
+  const database = await benchDatabase(postgres ? 'postgres' : 'sqlite', dir, postgres ? 'console' : 'bench');
+  const databaseUrl = database.url;
   const mediaDir = await prepare(databaseUrl, dir);
   const server = await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
   const base = server.url;
@@ -127,13 +122,13 @@ async function main(): Promise<void> {
     posters?.stdin!.end();
     await Promise.all(probes);
     for (const s of streams) s.destroy();
-    return { meta: summary(meta.ms, meta.failures), rating: summary(rating.ms, rating.failures), logPosts: await posted, logBytes: bigLogBytes(), statsEvents: events };
+    return { meta: latencies(meta.ms, meta.failures), rating: latencies(rating.ms, rating.failures), logPosts: await posted, logBytes: bigLogBytes(), statsEvents: events };
   };
 
   const idle = await phase(false);
   const loaded = await phase(true);
   await server.stop();
-  await schema?.drop();
+  await database.drop();
   await rm(dir, { recursive: true, force: true });
 
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;

@@ -28,7 +28,7 @@ import { createUser } from '../../src/server/storage/users.js';
 import type { Storage } from '../../src/server/storage/types.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { jobFields } from '../../testkit/job-fields.js';
-import { createPgSchema } from '../../testkit/pg-schema.js';
+import { benchDatabase } from '../shared/database.js';
 import { countByStatus, send, sleep, summary, type Summary } from '../shared/measure.js';
 import { runJourney, type Outcome } from './participant.js';
 import { busiestProfile } from './profile-summary.js';
@@ -208,8 +208,8 @@ async function load(): Promise<void> {
   if (!existsSync(join(webDir, 'index.html'))) throw new Error('no dist/web/index.html: run npx vite build first');
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-launch-'));
   const appName = `glimpse_launch_${process.pid}`;
-  const schema = dialect === 'postgres' ? await createPgSchema('glimpse_bench_launch') : null;
-  const databaseUrl = schema ? `${schema.url}&application_name=${appName}` : join(dir, 'launch.sqlite');
+  const database = await benchDatabase(dialect, dir, 'launch');
+  const databaseUrl = dialect === 'postgres' ? `${database.url}&application_name=${appName}` : database.url;
   const mediaDir = await prepareStudies(dir, databaseUrl);
   const profileDir = resolve(`bench/results/profiles/launch-${dialect}-${nodesWanted}n-${arrivals}`);
   if (args['cpu-prof']) await rm(profileDir, { recursive: true, force: true }).then(() => mkdir(profileDir, { recursive: true }));
@@ -219,7 +219,7 @@ async function load(): Promise<void> {
     nodes.push(await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, WEB_DIR: webDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' }, nodeArgs));
   }
   // The generator's own connection stays out of the CPU count (no application_name).
-  const observer = await openStorage({ databaseUrl: schema?.url ?? databaseUrl, migrate: false });
+  const observer = await openStorage({ databaseUrl: database.url, migrate: false });
   const files = await pageFiles(webDir);
   const startedAt = performance.now();
   const random = createRandom(2026);
@@ -247,7 +247,7 @@ async function load(): Promise<void> {
     }
   });
   const cpuBefore = nodes.map((n) => cpuSeconds(n.pid)!);
-  const postgresCpu = watchPostgres(schema ? observer : null, appName);
+  const postgresCpu = watchPostgres(dialect === 'postgres' ? observer : null, appName);
 
   // Poisson arrivals over the window; each participant on a node picked at random, 1 in 1/bubble on the bubble job.
   const journeys: Array<Promise<Outcome>> = [];
@@ -276,7 +276,7 @@ async function load(): Promise<void> {
   const lost = await lostAnswers(observer, outcomes);
   await observer.close();
   for (const n of nodes) await stopNode(n);
-  await schema?.drop();
+  await database.drop();
   await rm(dir, { recursive: true, force: true });
 
   const requests = outcomes.flatMap((o) => o.requests);
@@ -297,7 +297,7 @@ async function load(): Promise<void> {
     // The consoles watch the ACR job: its completions only.
     consoleLagMs: summary(consoleLag(completed.filter((o) => o.jobId === 'launch').map((o) => o.completedAt!), events)),
     ownerListing: summary(listings),
-    cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: schema ? perParticipantMs(pgCpu) : null },
+    cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: dialect === 'postgres' ? perParticipantMs(pgCpu) : null },
     // The first node's profile (--cpu-prof): where its time went, by function (self time).
     profile: args['cpu-prof'] ? await busiestProfile(profileDir) : null,
   };

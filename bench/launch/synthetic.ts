@@ -18,10 +18,9 @@ import { openStorage } from '../../src/server/storage/open.js';
 import { completeSession } from '../../src/server/storage/sessions.js';
 import { recountLoads } from '../../src/server/storage/playlist-loads.js';
 import { acceptedRatingTotals } from '../../src/server/storage/quality.js';
-import type { Storage } from '../../src/server/storage/types.js';
 import { timingEnvelopeOf } from '../../testkit/participants.js';
-import { createPgSchema } from '../../testkit/pg-schema.js';
 import { buildAcrJob } from '../analysis/synthetic.js';
+import { benchDatabase } from '../shared/database.js';
 import { summary, type Summary } from '../shared/measure.js';
 import { explainReads, type ExplainedStatement } from './explain.js';
 
@@ -38,12 +37,6 @@ interface SizeResult {
   explain?: { former: ExplainedStatement[]; now: ExplainedStatement[] };
 }
 
-async function openFor(dialect: 'sqlite' | 'postgres', dir: string): Promise<{ storage: Storage; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') return { storage: await openStorage({ databaseUrl: join(dir, 'synthetic.sqlite') }), drop: async () => undefined };
-  const schema = await createPgSchema('glimpse_bench_launch');
-  return { storage: await openStorage({ databaseUrl: schema.url }), drop: () => schema.drop() };
-}
-
 /** A new participant who rated every stimulus of their playlist through the API (no code asked yet). */
 async function ratedSession(app: FastifyInstance, pid: string): Promise<{ session_id: number; sessionToken: string }> {
   const playlist = JSON.parse((await app.inject(`/api/getacr/${JOB}?platform=prolific&PROLIFIC_PID=${pid}`)).body) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number; source: string }> };
@@ -57,7 +50,8 @@ async function ratedSession(app: FastifyInstance, pid: string): Promise<{ sessio
 
 async function measureSize(dialect: 'sqlite' | 'postgres', observers: number): Promise<SizeResult> {
   const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-launch-synthetic-'));
-  const { storage, drop } = await openFor(dialect, dir);
+  const database = await benchDatabase(dialect, dir, dialect === 'sqlite' ? 'synthetic' : 'launch');
+  const storage = await openStorage({ databaseUrl: database.url });
   try {
     await buildAcrJob(storage, { jobId: JOB, observers, stimuli: 20, seed: 26 });
     // Every synthetic session judged and included, as on-line verdicts would have left them; the sums and counts are
@@ -116,7 +110,7 @@ async function measureSize(dialect: 'sqlite' | 'postgres', observers: number): P
     }
   } finally {
     await storage.close();
-    await drop();
+    await database.drop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -7,6 +7,7 @@ import { MeshoptDecoder, MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer
 import sharp from 'sharp';
 import { encodePly, type ColouredPoint } from '../../src/server/study/ply.js';
 import { seededRandom } from './scenes/svg.js';
+import { addTexturedMesh } from './textured-mesh.js';
 
 /**
  * Procedural 3D demo content (no downloads): textured meshes written as glTF with glTF-Transform, and coloured
@@ -111,18 +112,15 @@ export async function texturedMesh(content: MeshContent, opts: { segments?: numb
     }
   }
   const doc = new Document().setLogger(new Logger(Logger.Verbosity.WARN));
-  const buffer = doc.createBuffer();
-  const accessor = (type: 'VEC2' | 'VEC3', array: number[]) => doc.createAccessor().setType(type).setArray(new Float32Array(array)).setBuffer(buffer);
-  const texture = doc.createTexture('surface').setImage(await checkerTexture(opts.textureSide ?? 256, content === 'knot' ? 0 : 80)).setMimeType('image/png').setURI(`${content}.png`);
-  const material = doc.createMaterial('surface').setBaseColorTexture(texture).setRoughnessFactor(0.7).setMetallicFactor(0);
-  const primitive = doc
-    .createPrimitive()
-    .setAttribute('POSITION', accessor('VEC3', positions))
-    .setAttribute('NORMAL', accessor('VEC3', normals))
-    .setAttribute('TEXCOORD_0', accessor('VEC2', uvs))
-    .setIndices(doc.createAccessor().setType('SCALAR').setArray(positions.length / 3 < 65536 ? new Uint16Array(indices) : new Uint32Array(indices)).setBuffer(buffer))
-    .setMaterial(material);
-  doc.createScene(content).addChild(doc.createNode(content).setMesh(doc.createMesh(content).addPrimitive(primitive)));
+  addTexturedMesh(doc, {
+    name: content,
+    sceneName: content,
+    positions: new Float32Array(positions),
+    normals: new Float32Array(normals),
+    uvs: new Float32Array(uvs),
+    indices: positions.length / 3 < 65536 ? new Uint16Array(indices) : new Uint32Array(indices),
+    texture: { name: 'surface', png: await checkerTexture(opts.textureSide ?? 256, content === 'knot' ? 0 : 80), uri: `${content}.png` },
+  });
   return doc;
 }
 

@@ -22,7 +22,7 @@ import { playlistRoutes } from './routes/playlists.js';
 import { sessionLogRoutes } from './routes/session-logs.js';
 import { sessionRoutes } from './routes/sessions.js';
 import type { StoredJob } from './storage/jobs.js';
-import { sweepOrphanLogPages } from './storage/session-logs.js';
+import { sweepOrphanPages } from './storage/text-pages.js';
 import type { Storage } from './storage/types.js';
 
 export interface AppOptions {
@@ -112,9 +112,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // What a killed process left in the media store's staging folder: committed imports finished, the rest removed.
   const recovered = await recoverStaging(opts.storage, opts.mediaDir);
   if (recovered.completed.length > 0 || recovered.removed > 0) app.log.warn(recovered, 'staging left by a stopped process recovered');
-  // Pages of session logs that a killed process never committed (storage/session-logs.ts).
-  const orphanPages = await sweepOrphanLogPages(opts.storage);
-  if (orphanPages > 0) app.log.warn({ orphanPages }, 'pages of session logs left by a stopped process removed');
+  // Pages of session logs and mouse logs that a killed process never committed (storage/text-pages.ts).
+  const orphanPages = await sweepOrphanPages(opts.storage);
+  if (orphanPages > 0) app.log.warn({ orphanPages }, 'pages of logs left by a stopped process removed');
   // navigator.sendBeacon (the client's last-chance upload when a page closes) posts strings as text/plain:
   // such bodies are read as JSON too. Any other non-JSON type gets 415. Text that cannot be stored as text (NUL, a
   // lone surrogate) is refused here, on both databases alike.

@@ -7,7 +7,7 @@ import { judgeCompletedSession, screenJob } from '../../src/server/quality/scree
 import { allAcceptedSums } from '../../src/server/storage/quality-sums.js';
 import { completeSession } from '../../src/server/storage/sessions.js';
 import { describeEachDialect } from '../../testkit/databases.js';
-import { timingEnvelopeOf } from '../../testkit/participants.js';
+import { sessionLogsOf, timingEnvelopeOf } from '../../testkit/participants.js';
 import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { jobFields, writeStudy } from '../../testkit/studies.js';
 
@@ -37,20 +37,12 @@ const study = (id: string, fields: Record<string, unknown> = {}) => ({
 });
 
 /** Logs that show the visual tests passed (Eligibility/visual, then the instructions). */
-const passedVisualLogs = (sessionToken: string) => ({
-  sessionToken,
-  logStates: [
+const passedVisualLogs = (sessionToken: string) =>
+  sessionLogsOf(sessionToken, [
     { state: 'Eligibility', status: 'visual', time: 1 },
     { state: 'Instruction', status: 'ok', time: 2 },
     { state: 'Result', status: 'ok', time: 3 },
-  ],
-  logMouseMovement: [],
-  logMouseClick: [],
-  logScroll: [],
-  logKeyboard: [],
-  logFocus: [],
-  logDomSize: [],
-});
+  ]);
 
 describeEachDialect('running sums of the on-line verdict', (dialect) => {
   const ctx = useServer(dialect);

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { conflict, forbidden, HttpError, notFound } from '../errors.js';
 import { AnswerBatcher, type AnswerColumns } from './answer-batch.js';
 import { findSessionById, tokenMatches } from './sessions.js';
+import { LOG_PAGE_BYTES, pagedText, storeInPages } from './text-pages.js';
 import { nowIso, type Db, type DialectName, type Storage } from './types.js';
 
 /** 201 for a new row, 200 when the post replays the one already stored (same key, same content). */
@@ -58,10 +59,13 @@ const ratingColumns = (r: RatingInput): AnswerColumns => [
   ['timing', 'text', r.timing],
   ['views', 'text', r.views],
 ];
-const screeningColumns = (s: ScreeningInput): AnswerColumns => [
+/** `logKey`: the key of the mouse log's pages (mouse_logs is then empty), null when it is stored in its row. */
+const screeningColumns = (s: ScreeningInput, logKey: string | null): AnswerColumns => [
   ['idempotency_key', 'text', null],
   ['screening_no', 'integer', s.screeningNo],
-  ['mouse_logs', 'text', s.mouseLogs],
+  ['mouse_logs', 'text', logKey === null ? s.mouseLogs : ''],
+  ['log_key', 'text', logKey],
+  ['bytes', 'integer', s.mouseLogs.length],
   ['timing', 'text', s.timing],
 ];
 
@@ -79,11 +83,15 @@ export const ANSWER_QUOTA = { maxPlays: 20, mouseLogBytesPerStimulus: 8 * 1024 *
  */
 async function checkScreeningQuota(trx: Db, dialect: DialectName, sessionId: number, screeningNo: number, bytes: number): Promise<void> {
   if (screeningNo >= ANSWER_QUOTA.maxPlays) throw new HttpError(429, 'ANSWER_QUOTA', `a stimulus is played at most ${ANSWER_QUOTA.maxPlays} times`);
-  if (dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).forUpdate().execute();
+  // FOR NO KEY UPDATE: mouse logs of one session still queue on it, but the session's ratings (whose foreign key
+  // takes a key-share lock on the row) never wait for a paged log's transaction.
+  if (dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).forNoKeyUpdate().execute();
   const used = await trx
     .selectFrom('screenings')
     // octet_length: the stored size in bytes (SQLite's length() of text counts characters, reading every log).
-    .select((eb) => eb.fn.sum(eb.fn('octet_length', ['mouse_logs'])).as('bytes'))
+    // The stored size: `bytes` (paged logs have an empty mouse_logs), else octet_length (SQLite's length() of text
+    // counts characters: it reads every earlier log).
+    .select((eb) => eb.fn.sum(eb.fn.coalesce('bytes', eb.fn('octet_length', ['mouse_logs']))).as('bytes'))
     .where('session_id', '=', sessionId)
     .executeTakeFirstOrThrow();
   const stimuli = await trx
@@ -105,10 +113,57 @@ export const storeRating = (storage: Storage, target: AnswerTarget, rating: Rati
     nbReplay: row.nb_replay,
   }));
 
-export const storeScreening = (storage: Storage, target: AnswerTarget, screening: ScreeningInput) =>
-  storeAnswer(storage, 'screenings', target, screeningColumns(screening), (trx) => checkScreeningQuota(trx, storage.dialect, target.sessionId, screening.screeningNo, screening.mouseLogs.length), (row) => row.screening_no === screening.screeningNo && row.mouse_logs === screening.mouseLogs.toString('utf8') && row.timing === screening.timing, (row) => ({
-    screening_no: row.screening_no,
-  }));
+/**
+ * A mouse log over LOG_PAGE_BYTES is stored in pages (mouse_log_pages, storage/text-pages.ts), as a large session
+ * log is: one SQLite insert of 8 MB held the event loop for 200-400 ms. Its screenings row names the pages and is
+ * written by the transaction that checks the quota, so the log is acknowledged only once whole.
+ */
+export const storeScreening = (storage: Storage, target: AnswerTarget, screening: ScreeningInput) => {
+  const bytes = screening.mouseLogs.length;
+  const quota = (trx: Db) => checkScreeningQuota(trx, storage.dialect, target.sessionId, screening.screeningNo, bytes);
+  const insert: AnswerInsert =
+    bytes <= LOG_PAGE_BYTES
+      ? (columns) => storage.write(async (trx) => (await quota(trx), insertIfAllowed(trx, storage.dialect, 'screenings', target, columns)))
+      : (columns) => insertPaged(storage, target, screening, columns, quota);
+  return storeAnswer(
+    storage,
+    'screenings',
+    target,
+    screeningColumns(screening, null),
+    insert,
+    async (row) =>
+      row.screening_no === screening.screeningNo &&
+      row.timing === screening.timing &&
+      (typeof row.log_key === 'string' ? await pagedText(storage.db, 'mouse_log_pages', row.log_key) : row.mouse_logs) === screening.mouseLogs.toString('utf8'),
+    (row) => ({ screening_no: row.screening_no }),
+  );
+};
+
+/** The paged insert did not store the row (already answered, completed...): its pages go, and storeAnswer says why. */
+class NotStored extends Error {}
+
+async function insertPaged(storage: Storage, target: AnswerTarget, screening: ScreeningInput, columns: AnswerColumns, quota: (trx: Db) => Promise<void>) {
+  // Refused before its turn and its pages when the presentation has its answer already or the session is past its
+  // quota (both checked again at commit).
+  const answered = await storage.db.selectFrom('screenings').select('id').where('session_id', '=', target.sessionId).where('dedupe_key', '=', target.dedupeKey).executeTakeFirst();
+  if (answered) return undefined;
+  await quota(storage.db);
+  try {
+    return await storeInPages(storage, 'mouse_log_pages', target.sessionId, screening.mouseLogs, quota, async (trx, { logKey }) => {
+      await quota(trx);
+      const keyed = columns.map((c): AnswerColumns[number] => (c[0] === 'log_key' ? [c[0], c[1], logKey] : c[0] === 'mouse_logs' ? [c[0], c[1], ''] : c));
+      const row = await insertIfAllowed(trx, storage.dialect, 'screenings', target, keyed);
+      if (!row) throw new NotStored();
+      return row;
+    });
+  } catch (error) {
+    if (error instanceof NotStored) return undefined;
+    throw error;
+  }
+}
+
+/** How an answer's row is inserted; undefined when the statement stored nothing (storeAnswer then says why). */
+type AnswerInsert = (columns: AnswerColumns) => Promise<{ id: number } | undefined>;
 
 /**
  * Stores an answer, acknowledged after commit. The common case is ONE statement: an INSERT ... SELECT that only
@@ -123,9 +178,9 @@ async function storeAnswer(
   table: 'ratings' | 'screenings',
   target: AnswerTarget,
   columns: AnswerColumns,
-  /** Checked in the inserting transaction (a quota); null: the insert is the only statement. */
-  quota: ((trx: Db) => Promise<void>) | null,
-  sameContent: (stored: Record<string, unknown>) => boolean,
+  /** How the row is inserted (a quota checked first, pages); null: the one-statement insert (batched on PostgreSQL). */
+  insert: AnswerInsert | null,
+  sameContent: (stored: Record<string, unknown>) => boolean | Promise<boolean>,
   describe: (stored: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<AnswerOutcome> {
   columns = columns.map((c): AnswerColumns[number] => (c[0] === 'idempotency_key' ? [c[0], c[1], target.idempotencyKey] : c));
@@ -134,13 +189,13 @@ async function storeAnswer(
     body: { id, stimuli_id: target.stimulusId, session_id: target.sessionId },
   });
   // PostgreSQL: the ratings of one event-loop turn share one statement and one commit (answer-batch.ts); SQLite's
-  // writes share their commit already (group-commit.ts). Screenings (mouse logs of up to 16 MiB) go alone.
-  const inserted =
-    storage.dialect === 'postgres' && table === 'ratings'
+  // writes share their commit already (group-commit.ts). Screenings (their quota is checked in their transaction)
+  // go alone.
+  const inserted = insert
+    ? await insert(columns)
+    : storage.dialect === 'postgres'
       ? await batcherOf(storage).insert(table, { sessionId: target.sessionId, token: target.token, stimulusId: target.stimulusId, dedupeKey: target.dedupeKey, createdAt: nowIso(), columns })
-      : quota
-        ? await storage.write(async (trx) => (await quota(trx), insertIfAllowed(trx, storage.dialect, table, target, columns)))
-        : await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
+      : await storage.write((trx) => insertIfAllowed(trx, storage.dialect, table, target, columns), { singleStatement: true });
   if (inserted) return answer(201, inserted.id);
 
   const session = await findSessionById(storage, target.sessionId);
@@ -161,7 +216,7 @@ async function storeAnswer(
     .where('dedupe_key', '=', target.dedupeKey)
     .executeTakeFirst()) as (Record<string, unknown> & { id: number; stimulus_id: number; idempotency_key: string | null }) | undefined;
   if (stored) {
-    if (stored.idempotency_key === target.idempotencyKey && sameContent(stored)) return answer(200, stored.id);
+    if (stored.idempotency_key === target.idempotencyKey && (await sameContent(stored))) return answer(200, stored.id);
     throw conflict('ALREADY_ANSWERED', `this presentation of stimulus ${target.stimulusId} already has its answer; the first one counts`, {
       answer: { id: stored.id, stimuli_id: target.stimulusId, session_id: target.sessionId, ...describe(stored) },
     });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { pagedLogBody } from './session-logs.js';
+import { pagedText } from './text-pages.js';
 import type { Db, Storage } from './types.js';
 
 /**
@@ -111,15 +112,18 @@ export function jobStimulusSpecs(storage: Storage, jobId: string) {
     .execute();
 }
 
-export function screeningRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
-  return sessionQuery(storage.db, jobId, scope)
+/** Screenings with their whole mouse logs (a paged log's pages joined: storage/text-pages.ts). */
+export async function screeningRows(storage: Storage, jobId: string, afterId: number, scope: ExportScope = {}) {
+  const rows = await sessionQuery(storage.db, jobId, scope)
     .innerJoin('screenings as m', (join) => join.on(answerSession(storage, 'm'), '=', sql.ref('s.id')))
     .innerJoin('stimuli as st', 'st.id', 'm.stimulus_id')
-    .select(['m.id', 'm.stimulus_id', 'st.position as stimulus_position', 'st.is_training', 'st.spec', 'm.screening_no', 'm.mouse_logs', 'm.timing', 'm.created_at'])
+    .select(['m.id', 'm.stimulus_id', 'st.position as stimulus_position', 'st.is_training', 'st.spec', 'm.screening_no', 'm.mouse_logs', 'm.log_key', 'm.timing', 'm.created_at'])
     .where('m.id', '>', afterId)
     .orderBy('m.id')
     .limit(EXPORT_PAGE_ROWS)
     .execute();
+  for (const row of rows) if (row.log_key !== null) row.mouse_logs = await pagedText(storage.db, 'mouse_log_pages', row.log_key);
+  return rows.map(({ log_key: _key, ...row }) => row);
 }
 
 /** Session logs with their whole bodies (a paged log's pages joined: storage/session-logs.ts). */

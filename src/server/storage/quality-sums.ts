@@ -1,5 +1,6 @@
 import type { Verdict } from '../../quality/rules.js';
 import { adjustIncluded } from './playlist-loads.js';
+import { completedSessions, testRatingCounts, type RatingTotals } from './quality.js';
 import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
 /**
@@ -124,12 +125,7 @@ export async function reviseVerdict(storage: Storage, session: JudgedSession, re
 }
 
 /** The test ratings of the job's sessions whose stored verdict includes them, counted per stimulus and value. */
-export interface IncludedRatingCount {
-  stimulus_id: number;
-  spec: string;
-  value: number;
-  n: number;
-}
+export type IncludedRatingCount = RatingTotals['counts'][number];
 
 /**
  * Builds the job's sums anew from the stored verdicts (only sessions judged and included count: a session still
@@ -140,24 +136,9 @@ export async function rebuildAcceptedSums(storage: Storage, jobId: string, score
   await storage.write(async (trx) => {
     await trx.insertInto('accepted_sessions').values({ job_id: jobId, sessions: 0 }).onConflict((oc) => oc.column('job_id').doNothing()).execute();
     if (storage.dialect === 'postgres') await trx.selectFrom('accepted_sessions').select('job_id').where('job_id', '=', jobId).forUpdate().execute();
-    const included = trx
-      .selectFrom('sessions as s')
-      .innerJoin('session_verdicts as v', 'v.session_id', 's.id')
-      .select('s.id')
-      .where('s.job_id', '=', jobId)
-      .where('s.preview', '=', 0)
-      .where('s.completed_at', 'is not', null)
-      .where('v.included', '=', 1);
+    const included = completedSessions(trx, jobId).innerJoin('session_verdicts as v', 'v.session_id', 's.id').select('s.id').where('v.included', '=', 1);
     const sessions = await trx.selectFrom(included.as('i')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const counts = await trx
-      .selectFrom('ratings as r')
-      .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
-      .select(['r.stimulus_id', 'st.spec', 'r.value', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('r.session_id', 'in', included)
-      .where('st.is_training', '=', 0)
-      .groupBy(['r.stimulus_id', 'st.spec', 'r.value'])
-      .execute();
-    const sums = scoresOf(counts.map((c) => ({ ...c, n: Number(c.n) })));
+    const sums = scoresOf(await testRatingCounts(trx, included));
     await trx.updateTable('accepted_sessions').set({ sessions: Number(sessions.n), stale: 0 }).where('job_id', '=', jobId).execute();
     await trx.deleteFrom('accepted_score_sums').where('job_id', '=', jobId).execute();
     const rows = [...sums].map(([stimulus, s]) => ({ job_id: jobId, stimulus, score_sum: s.sum, ratings: s.n }));

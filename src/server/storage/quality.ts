@@ -1,7 +1,7 @@
 import { statesOfClasses } from '../body/log-summary.mjs';
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { RuleOutcome, Verdict } from '../../quality/rules.js';
-import { nowIso, type Storage } from './types.js';
+import { nowIso, type Db, type Storage } from './types.js';
 
 /**
  * What quality control reads and writes (server/quality/): a session's answers and logs as the rules need them, the
@@ -116,26 +116,32 @@ export interface RatingTotals {
 
 /** The test ratings of the job's completed sessions that quality control has not excluded, counted per value. */
 export async function acceptedRatingTotals(storage: Storage, jobId: string): Promise<RatingTotals> {
-  const accepted = storage.db
-    .selectFrom('sessions as s')
+  const accepted = completedSessions(storage.db, jobId)
     .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
     .select('s.id')
-    .where('s.job_id', '=', jobId)
-    .where('s.preview', '=', 0)
-    .where('s.completed_at', 'is not', null)
     .where((eb) => eb.or([eb('v.included', 'is', null), eb('v.included', '=', 1)]));
-  const [sessions, counts] = await Promise.all([
-    accepted.execute(),
-    storage.db
-      .selectFrom('ratings as r')
-      .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
-      .select(['r.stimulus_id', 'st.spec', 'r.value', sql<number>`cast(count(*) as integer)`.as('n')])
-      .where('r.session_id', 'in', accepted)
-      .where('st.is_training', '=', 0)
-      .groupBy(['r.stimulus_id', 'st.spec', 'r.value'])
-      .execute(),
-  ]);
-  return { sessions: sessions.map((s) => s.id), counts: counts.map((c) => ({ ...c, n: Number(c.n) })) };
+  const [sessions, counts] = await Promise.all([accepted.execute(), testRatingCounts(storage.db, accepted)]);
+  return { sessions: sessions.map((s) => s.id), counts };
+}
+
+/** The completed sessions of a job, previews left out: those whose ratings a verdict's MOS may count. */
+export const completedSessions = (db: Db, jobId: string) =>
+  db.selectFrom('sessions as s').where('s.job_id', '=', jobId).where('s.preview', '=', 0).where('s.completed_at', 'is not', null);
+
+/**
+ * How many times each test stimulus got each value from these sessions (the batch totals, the running sums).
+ * `sessions`: a one-column select of session ids (each caller's aliases give it a different Kysely type).
+ */
+export async function testRatingCounts(db: Db, sessions: SelectQueryBuilder<any, any, { id: number }>): Promise<RatingTotals['counts']> {
+  const counts = await db
+    .selectFrom('ratings as r')
+    .innerJoin('stimuli as st', 'st.id', 'r.stimulus_id')
+    .select(['r.stimulus_id', 'st.spec', 'r.value', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('r.session_id', 'in', sessions)
+    .where('st.is_training', '=', 0)
+    .groupBy(['r.stimulus_id', 'st.spec', 'r.value'])
+    .execute();
+  return counts.map((c) => ({ ...c, n: Number(c.n) }));
 }
 
 export interface DecisionRow {

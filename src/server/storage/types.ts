@@ -110,8 +110,12 @@ export interface ScreeningsTable {
   /** The presentation: "p:{stimulus_id}:{screening_no}", unique per session (older rows: "k:..." or "n:..."). */
   dedupe_key: string;
   idempotency_key: string | null;
-  /** {mediaA, mediaB} sample lists as JSON text. */
+  /** {mediaA, mediaB} sample lists as JSON text; empty when they are stored in pages. */
   mouse_logs: string;
+  /** The key of its pages in mouse_log_pages (a log over one page), else null. */
+  log_key: string | null;
+  /** Its size in UTF-8 bytes (null for logs stored before migration 016: octet_length(mouse_logs)). */
+  bytes: number | null;
   /** TimingEnvelope of the play, as JSON text; null when the post carried none. */
   timing: string | null;
   created_at: string;
@@ -131,8 +135,11 @@ export interface SessionLogsTable {
   created_at: string;
 }
 
-/** A large session log, a page at a time (storage/session-logs.ts); visible only through its session_logs row. */
-export interface SessionLogPagesTable {
+/**
+ * A large session log or mouse log, a page at a time (storage/text-pages.ts); visible only through the row that
+ * names its key (session_logs, screenings).
+ */
+export interface LogPagesTable {
   id: Generated<number>;
   session_id: number;
   log_key: string;
@@ -308,7 +315,8 @@ export interface Database {
   ratings: RatingsTable;
   screenings: ScreeningsTable;
   session_logs: SessionLogsTable;
-  session_log_pages: SessionLogPagesTable;
+  session_log_pages: LogPagesTable;
+  mouse_log_pages: LogPagesTable;
   consents: ConsentsTable;
   withdrawals: WithdrawalsTable;
   job_media: JobMediaTable;

@@ -176,6 +176,7 @@ export async function withdraw(
       deleted.screenings = deletedCount(await trx.deleteFrom('screenings').where('session_id', 'in', ids).executeTakeFirst());
       deleted.sessionLogs = deletedCount(await trx.deleteFrom('session_logs').where('session_id', 'in', ids).executeTakeFirst());
       await trx.deleteFrom('session_log_pages').where('session_id', 'in', ids).execute();
+      await trx.deleteFrom('mouse_log_pages').where('session_id', 'in', ids).execute();
       deleted.identities = deletedCount(await trx.deleteFrom('session_identities').where('session_id', 'in', ids).executeTakeFirst());
       // The quality verdict describes the deleted answers: it goes with them.
       await trx.deleteFrom('session_verdicts').where('session_id', 'in', ids).execute();
