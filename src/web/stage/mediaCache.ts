@@ -18,8 +18,12 @@ import { MODEL_VIEW_PX } from './objects/objectPose';
 /** Parses a 3D media and uploads it to the GPU (the engine's lazily loaded three.js layer). */
 export type ModelUploader = (loaded: LoadedMedia) => Promise<LoadedModel>;
 
-/** 'auto': the stage-clock player where WebCodecs decodes the clip; 'element': always the <video> element. */
-export type VideoPath = 'auto' | 'element';
+/**
+ * 'auto': the stage-clock player where WebCodecs decodes the clip (frames converted to RGBA bytes ahead where the
+ * browser can); 'frames': the stage-clock player uploading each VideoFrame itself (its fallback, for comparisons);
+ * 'element': always the <video> element.
+ */
+export type VideoPath = 'auto' | 'frames' | 'element';
 
 export interface PreparedMedia {
   name: string;
@@ -58,6 +62,11 @@ export class MediaCache {
     private readonly videoPath: VideoPath = 'auto',
     private readonly uploadModel: ModelUploader | null = null,
   ) {}
+
+  /** A prepared media, leaving the eviction order as it is (debug reads). */
+  peek(name: string): PreparedMedia | undefined {
+    return this.ready.get(name);
+  }
 
   get(name: string): PreparedMedia | undefined {
     const entry = this.ready.get(name);
@@ -166,8 +175,8 @@ async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
 
 async function createVideo(loaded: LoadedMedia, path: VideoPath): Promise<PreparedMedia> {
   const demuxed = await demuxClip(loaded.blob);
-  if (path === 'auto' && demuxed?.config && (await canDecode(demuxed.config))) {
-    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config });
+  if (path !== 'element' && demuxed?.config && (await canDecode(demuxed.config))) {
+    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config }, path === 'auto');
     if (clip) {
       return {
         name: loaded.name,
