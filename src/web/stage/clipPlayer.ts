@@ -86,7 +86,7 @@ export class ClipPlayer {
   /** What a frame's copy reports (pixels path). */
   private readonly copyEvents: ClipTextureEvents = { onReady: () => this.markPrimed(), onError: (error) => this.fail(error) };
   private primed: Promise<void> = Promise.resolve();
-  /** Resolves `primed`: frame 1 is decoded, or the decoder has nothing more to give. */
+  /** Resolves `primed`: a frame after 0 is ready (decoded, and on the pixels path copied), or none will come. */
   private onPrimed: (() => void) | null = null;
   private released = false;
 
