@@ -12,8 +12,14 @@ import type { Texture } from 'pixi.js';
 import { clipTimeline, type ClipTimeline } from './clipCadence';
 import { createClipTexture, type ClipTexture, type ClipTextureEvents, type PendingFrame } from './clipTexture';
 
-/** Decoded frames kept ahead of the one on screen. */
+/** Decoded frames kept ahead of the one on screen while the clip plays. */
 const DECODE_AHEAD = 6;
+/**
+ * Frames after frame 0 whose bytes an idle clip (prepared, or rewound, not playing) keeps: enough for the onset,
+ * while the ring grows to DECODE_AHEAD once the play starts; the buffers beyond are freed at the rewind (memory:
+ * README "Video, frame-exact").
+ */
+export const IDLE_AHEAD = 2;
 
 /** What the container says about a clip's video track. */
 export interface DemuxedClip {
@@ -79,6 +85,15 @@ export class ClipPlayer {
   private decoder: VideoDecoder | null = null;
   /** Decoded frames in presentation order, ready (bytes copied) or still being copied. */
   private readonly decoded: PendingFrame[] = [];
+  /**
+   * Frames the decoder gave an idle clip beyond IDLE_AHEAD (only a clip whose decode order runs ahead of its
+   * presentation order): not copied until the play starts.
+   */
+  private readonly held: Array<{ frame: VideoFrame; index: number }> = [];
+  /** From the onset (or the first frame after 0 asked for) to the rewind: the queue is DECODE_AHEAD deep. */
+  private playing = false;
+  /** Packets an idle clip keeps in the decoder: IDLE_AHEAD frames out, plus what its reordering needs. */
+  private readonly idleInFlight: number;
   private nextPacket = 0;
   private pending = 0;
   private flushed = false;
@@ -99,6 +114,7 @@ export class ClipPlayer {
     this.frameCount = clip.timeline.timestamps.length;
     this.indexByMicros = new Map(clip.packets.map(({ packet, index }) => [Math.round(packet.timestamp * 1e6), index]));
     this.texture = frames.texture;
+    this.idleInFlight = IDLE_AHEAD - 1 + reorderSpan(clip.packets);
   }
 
   /**
@@ -143,6 +159,7 @@ export class ClipPlayer {
    * Returns true when the texture changed.
    */
   show(index: number): boolean {
+    if (index > 0) this.startPlaying();
     let next: PendingFrame | null = null;
     while (this.decoded.length > 0 && this.decoded[0].index <= index && this.decoded[0].ready) {
       if (next) this.frames.discard(next);
@@ -159,11 +176,29 @@ export class ClipPlayer {
     return true;
   }
 
-  /** Back to frame 0 (on screen now), and decoding again from the start for the next play. */
+  /** The play starts: the queue grows to DECODE_AHEAD (frames held back start their copies: not ready until done). */
+  startPlaying(): void {
+    if (this.playing || this.released) return;
+    this.playing = true;
+    this.frames.keepBuffers(null);
+    for (const { frame, index } of this.held.splice(0)) this.decoded.push(this.frames.accept(frame, index, this.copyEvents));
+    this.pump();
+  }
+
+  /** Bytes of decoded pixels this clip holds now (the media cache's budget). */
+  get heldBytes(): number {
+    return this.frames.heldBytes;
+  }
+
+  /**
+   * Back to frame 0 (on screen now), and decoding again from the start for the next play, idle: the buffers beyond
+   * IDLE_AHEAD are freed.
+   */
   rewind(): void {
     if (this.released) return;
     this.frames.showFirst();
     this.shownIndex = 0;
+    this.playing = false;
     this.primed = this.restart();
   }
 
@@ -182,6 +217,7 @@ export class ClipPlayer {
   /** A new decoder from the first packet; frame 0 (already kept) is closed when it comes out again. */
   private restart(): Promise<void> {
     this.stopDecoder();
+    this.frames.keepBuffers(this.playing ? null : IDLE_AHEAD);
     this.error = null;
     this.nextPacket = 0;
     this.pending = 0;
@@ -216,6 +252,7 @@ export class ClipPlayer {
     this.pending = Math.max(0, this.pending - 1);
     const index = this.indexByMicros.get(frame.timestamp) ?? this.nearestIndex(frame.timestamp);
     if (index <= this.shownIndex) frame.close();
+    else if (!this.playing && this.decoded.length >= IDLE_AHEAD) this.held.push({ frame, index });
     else {
       const pending = this.frames.accept(frame, index, this.copyEvents);
       this.decoded.push(pending);
@@ -224,12 +261,16 @@ export class ClipPlayer {
     this.pump();
   }
 
-  /** Keep DECODE_AHEAD frames decoded or on their way; flush at the end so the decoder gives its last frames. */
+  /**
+   * Keep DECODE_AHEAD frames (idle: IDLE_AHEAD, and the packets its reordering needs) decoded or on their way;
+   * flush at the end so the decoder gives its last frames.
+   */
   private pump(): void {
     const decoder = this.decoder;
     if (!decoder || decoder.state !== 'configured') return;
     const packets = this.clip.packets;
-    while (this.nextPacket < packets.length && this.decoded.length + this.pending < DECODE_AHEAD) {
+    const limit = this.playing ? DECODE_AHEAD : this.idleInFlight;
+    while (this.nextPacket < packets.length && this.decoded.length + this.held.length + this.pending < limit) {
       decoder.decode(packets[this.nextPacket++].packet.toEncodedVideoChunk());
       this.pending++;
     }
@@ -261,7 +302,24 @@ export class ClipPlayer {
     this.decoder = null;
     if (decoder && decoder.state !== 'closed') decoder.close();
     for (const d of this.decoded.splice(0)) this.frames.discard(d);
+    for (const { frame } of this.held.splice(0)) frame.close();
   }
+}
+
+/**
+ * Packets the decoder must hold at most to give the next frame in presentation order: 1 where decode order is
+ * presentation order; more where frames are decoded ahead of the ones shown before them (B-frames).
+ */
+export function reorderSpan(packets: ReadonlyArray<{ index: number }>): number {
+  const position = new Map(packets.map((p, decodePosition) => [p.index, decodePosition]));
+  let span = 1;
+  let lastNeeded = -1;
+  for (let index = 0; index < packets.length; index++) {
+    lastNeeded = Math.max(lastNeeded, position.get(index) ?? lastNeeded);
+    // Frames 0..index-1 are out; frame `index` needs every packet up to lastNeeded.
+    span = Math.max(span, lastNeeded + 1 - index);
+  }
+  return span;
 }
 
 /** Decode packets from the start until the first frame in presentation order comes out. */

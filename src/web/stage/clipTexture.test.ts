@@ -12,6 +12,9 @@ vi.hoisted(() => {
 });
 
 import { createClipTexture, detectRgbaCopy, type ClipTexture, type PendingFrame } from './clipTexture';
+import { ClipPlayer, IDLE_AHEAD, reorderSpan, type DemuxedClip } from './clipPlayer';
+import { clipTimeline } from './clipCadence';
+import { clipsOverBudget } from './mediaCache';
 
 const WIDTH = 4;
 const HEIGHT = 2;
@@ -23,6 +26,8 @@ class FakeFrame {
   readonly visibleRect = { x: 0, y: 0, width: WIDTH, height: HEIGHT };
   readonly displayWidth: number;
   readonly displayHeight = HEIGHT;
+  /** Microseconds, as the decoder stamps it. */
+  readonly timestamp: number;
   /** Whether the "browser" knows copyTo's format option. */
   private readonly knowsFormat: boolean;
   /** Copies resolve at once (frame 0, decoded before the texture exists). */
@@ -30,8 +35,9 @@ class FakeFrame {
 
   constructor(
     readonly fill: number,
-    { displayWidth = WIDTH, knowsFormat = true, immediate = false } = {},
+    { displayWidth = WIDTH, knowsFormat = true, immediate = false, timestamp = 0 } = {},
   ) {
+    this.timestamp = timestamp;
     this.displayWidth = displayWidth;
     this.knowsFormat = knowsFormat;
     this.immediate = immediate;
@@ -142,6 +148,37 @@ describe('the pixels path', () => {
     clip.release();
   });
 
+  it('an idle clip keeps only a few buffers: those beyond come back freed, not pooled, until a play lifts the bound', async () => {
+    const clip = await createClipTexture(asFrame(new FakeFrame(0, { immediate: true })));
+    const held = clip as unknown as { allocated: number };
+    const frameBytes = WIDTH * HEIGHT * 4;
+    const on = events();
+    // A play: 6 frames waiting at once, then shown in turn.
+    const waiting: PendingFrame[] = [];
+    for (let index = 1; index <= 6; index++) waiting.push(clip.accept(asFrame(new FakeFrame(index, { immediate: true })), index, on));
+    await Promise.resolve();
+    expect(held.allocated).toBe(6);
+    expect(clip.heldBytes).toBe(7 * frameBytes);
+    // The rewind: bound to 2 while 5 frames are still out; each frees its buffer as it comes back.
+    clip.show(waiting[0]);
+    clip.keepBuffers(2);
+    for (const pending of waiting.slice(1)) clip.discard(pending);
+    clip.showFirst();
+    expect(held.allocated).toBe(2);
+    expect(clip.heldBytes).toBe(3 * frameBytes);
+    // The next idle decode reuses those two and needs no more.
+    clip.accept(asFrame(new FakeFrame(1, { immediate: true })), 1, on);
+    clip.accept(asFrame(new FakeFrame(2, { immediate: true })), 2, on);
+    expect(held.allocated).toBe(2);
+    // A frame whose copy was running at the bound is freed once the copy is over.
+    const slow = new FakeFrame(3);
+    clip.discard(clip.accept(asFrame(slow), 3, on));
+    expect(held.allocated).toBe(3);
+    await slow.finish();
+    expect(held.allocated).toBe(2);
+    clip.release();
+  });
+
   it('a failed copy is reported (the clip cannot go on) and its frame closed', async () => {
     const clip = await createClipTexture(asFrame(new FakeFrame(0, { immediate: true })));
     const on = events();
@@ -173,5 +210,113 @@ describe('the frames path (fallback)', () => {
     expect(frame.closed).toBe(true);
     told.release();
     wide.release();
+  });
+});
+
+/**
+ * A stand-in VideoDecoder: each chunk decodes at once (a microtask), and frames come out in presentation order, each
+ * as soon as every frame before it has been decoded (as a decoder reorders B-frames).
+ */
+class FakeDecoder {
+  state: 'unconfigured' | 'configured' | 'closed' = 'unconfigured';
+  private readonly decodedIndexes = new Set<number>();
+  private nextOut = 0;
+  constructor(private readonly init: { output(frame: VideoFrame): void }) {}
+  configure(): void {
+    this.state = 'configured';
+  }
+  decode(chunk: { index: number }): void {
+    this.decodedIndexes.add(chunk.index);
+    queueMicrotask(() => this.emit());
+  }
+  async flush(): Promise<void> {
+    await Promise.resolve();
+    this.emit();
+  }
+  close(): void {
+    this.state = 'closed';
+  }
+  private emit(): void {
+    while (this.state === 'configured' && this.decodedIndexes.has(this.nextOut)) {
+      const index = this.nextOut++;
+      this.init.output(asFrame(new FakeFrame(index, { immediate: true, timestamp: index * 33_333 })));
+    }
+  }
+}
+
+/** A clip of `count` frames at 30 fps, its packets in the given decode order of presentation indexes. */
+function fakeClip(decodeOrder: number[]): DemuxedClip & { config: VideoDecoderConfig } {
+  const packets = decodeOrder.map((index) => ({
+    index,
+    packet: { timestamp: (index * 33_333) / 1e6, duration: 1 / 30, toEncodedVideoChunk: () => ({ index }) },
+  }));
+  return {
+    timeline: clipTimeline(decodeOrder.map((i) => i / 30).sort((a, b) => a - b), 1 / 30),
+    config: { codec: 'fake' },
+    packets: packets as unknown as DemuxedClip['packets'],
+    width: WIDTH,
+    height: HEIGHT,
+  };
+}
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+
+describe('ClipPlayer memory (stand-in decoder)', () => {
+  vi.stubGlobal('VideoDecoder', FakeDecoder);
+  const frameBytes = WIDTH * HEIGHT * 4;
+  /** I P B B order: frame 3 is decoded before 1 and 2. */
+  const withBFrames = [0, 3, 1, 2, 6, 4, 5, 9, 7, 8, 12, 10, 11, 15, 13, 14, 18, 16, 17, 19];
+  const inOrder = Array.from({ length: 20 }, (_, i) => i);
+
+  it('counts the packets a reordering decoder holds before the next frame comes out', () => {
+    expect(reorderSpan(inOrder.map((index) => ({ index })))).toBe(1);
+    expect(reorderSpan(withBFrames.map((index) => ({ index })))).toBe(2);
+  });
+
+  for (const [label, order] of [['in decode order', inOrder], ['with B-frames', withBFrames]] as const) {
+    it(`${label}: idle it holds frame 0 and ${IDLE_AHEAD} ahead; playing, the full queue; rewound, idle again`, async () => {
+      const player = (await ClipPlayer.open('clip', fakeClip([...order])))!;
+      expect(player.uploadPath).toBe('pixels');
+      await settle();
+      expect(player.heldBytes).toBe((1 + IDLE_AHEAD) * frameBytes);
+      expect(player.has(IDLE_AHEAD)).toBe(true);
+      expect(player.has(IDLE_AHEAD + 1)).toBe(false);
+      // The play: every frame shown in turn, never one missing (the queue keeps ahead of it).
+      player.startPlaying();
+      await settle();
+      let most = 0;
+      for (let index = 1; index < order.length; index++) {
+        expect(player.has(index)).toBe(true);
+        expect(player.show(index)).toBe(true);
+        most = Math.max(most, player.heldBytes);
+        await settle();
+      }
+      expect(most).toBeGreaterThan((1 + IDLE_AHEAD) * frameBytes);
+      expect(most).toBeLessThanOrEqual((1 + 8) * frameBytes);
+      player.rewind();
+      await player.whenReady();
+      await settle();
+      expect(player.shownIndex).toBe(0);
+      expect(player.heldBytes).toBe((1 + IDLE_AHEAD) * frameBytes);
+      // Asking for a frame after 0 starts the play too.
+      expect(player.show(1)).toBe(true);
+      await settle();
+      expect(player.heldBytes).toBeGreaterThan((1 + IDLE_AHEAD) * frameBytes);
+      player.release();
+    });
+  }
+});
+
+describe('the media cache byte budget', () => {
+  const clip = (name: string, bytes: number) => ({ name, bytes });
+  it('releases clips least recently used first until the rest fit, never kept ones, never images or models', () => {
+    const media = [clip('old.mp4', 100), { name: 'photo.png', bytes: null }, clip('kept.mp4', 100), clip('mid.mp4', 100), clip('new.mp4', 100)];
+    expect(clipsOverBudget(media, new Set(['kept.mp4', 'new.mp4']), 250)).toEqual(['old.mp4', 'mid.mp4']);
+    expect(clipsOverBudget(media, new Set(), 300)).toEqual(['old.mp4']);
+    expect(clipsOverBudget(media, new Set(), 400)).toEqual([]);
+    // Kept clips stay even over the budget.
+    expect(clipsOverBudget(media, new Set(['old.mp4', 'kept.mp4', 'mid.mp4', 'new.mp4']), 0)).toEqual([]);
   });
 });

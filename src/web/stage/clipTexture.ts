@@ -34,6 +34,13 @@ export interface ClipTexture {
   showFirst(): void;
   /** Free a frame that will never be shown (passed over, or dropped by a rewind). */
   discard(frame: PendingFrame): void;
+  /**
+   * Buffers kept beyond frame 0's (null: no bound, a play): free ones beyond it are freed now, busy ones when they
+   * come back. The frames path holds no buffers of its own.
+   */
+  keepBuffers(count: number | null): void;
+  /** Bytes of decoded pixels held now: frame 0's, the queue's and the one on screen (the media cache's budget). */
+  readonly heldBytes: number;
   release(): void;
 }
 
@@ -112,10 +119,12 @@ export class PixelsClipTexture implements ClipTexture {
   private readonly source: BufferImageSource;
   /** Buffers free for the next frame: reused, so a play allocates at most DECODE_AHEAD + 1 of them once. */
   private readonly free: Uint8Array[] = [];
+  /** Buffers kept (beyond frame 0's) once they come back; null while a play runs. */
+  private bufferLimit: number | null = null;
   /** The bytes in the texture: not reused until another frame replaces them (a re-upload reads them again). */
   private shownPixels: Uint8Array;
   private released = false;
-  /** Buffers made so far (frame 0's apart): the pool's size, for tests. */
+  /** Buffers alive (frame 0's apart): free, being written, waiting or on screen. */
   allocated = 0;
 
   constructor(
@@ -136,7 +145,7 @@ export class PixelsClipTexture implements ClipTexture {
       () => {
         frame.close();
         if (this.released) return;
-        if (pending.dropped) this.free.push(pixels);
+        if (pending.dropped) this.recycle(pixels);
         else {
           pending.ready = true;
           events.onReady();
@@ -145,7 +154,7 @@ export class PixelsClipTexture implements ClipTexture {
       (error: unknown) => {
         frame.close();
         if (this.released) return;
-        if (pending.dropped) this.free.push(pixels);
+        if (pending.dropped) this.recycle(pixels);
         else events.onError(error instanceof Error ? error : new Error(String(error)));
       },
     );
@@ -163,13 +172,27 @@ export class PixelsClipTexture implements ClipTexture {
 
   discard(frame: PendingFrame): void {
     const pending = frame as PixelsFrame;
-    if (pending.ready) this.free.push(pending.pixels);
+    if (pending.ready) this.recycle(pending.pixels);
     else pending.dropped = true;
+  }
+
+  keepBuffers(count: number | null): void {
+    this.bufferLimit = count;
+    // Forgotten buffers are freed by the garbage collector.
+    while (count !== null && this.allocated > count && this.free.length > 0) {
+      this.free.pop();
+      this.allocated--;
+    }
+  }
+
+  get heldBytes(): number {
+    return (1 + this.allocated) * this.width * this.height * 4;
   }
 
   release(): void {
     this.released = true;
     this.free.length = 0;
+    this.allocated = 0;
     this.texture.destroy(true);
   }
 
@@ -178,7 +201,13 @@ export class PixelsClipTexture implements ClipTexture {
     this.source.resource = pixels;
     this.source.update();
     this.shownPixels = pixels;
-    if (previous !== this.firstPixels && previous !== pixels) this.free.push(previous);
+    if (previous !== this.firstPixels && previous !== pixels) this.recycle(previous);
+  }
+
+  /** A buffer no frame uses any more: back to the pool, or freed when an idle clip holds more than it keeps. */
+  private recycle(pixels: Uint8Array): void {
+    if (this.bufferLimit !== null && this.allocated > this.bufferLimit) this.allocated--;
+    else this.free.push(pixels);
   }
 
   private allocate(): Uint8Array {
@@ -198,6 +227,8 @@ class FramesClipTexture implements ClipTexture {
   readonly width: number;
   readonly height: number;
   private readonly source: ImageSource;
+  /** VideoFrames open besides frame 0: waiting or on screen (the decoder's memory, counted as RGBA). */
+  private openFrames = 1;
 
   constructor(private readonly firstFrame: VideoFrame) {
     this.width = firstFrame.displayWidth;
@@ -208,7 +239,16 @@ class FramesClipTexture implements ClipTexture {
 
   accept(frame: VideoFrame, index: number): PendingFrame {
     const pending: FramesFrame = { index, ready: true, frame };
+    this.openFrames++;
     return pending;
+  }
+
+  keepBuffers(): void {
+    // No pool: each VideoFrame is closed once shown over or discarded.
+  }
+
+  get heldBytes(): number {
+    return (1 + this.openFrames) * this.width * this.height * 4;
   }
 
   show(frame: PendingFrame): void {
@@ -216,11 +256,13 @@ class FramesClipTexture implements ClipTexture {
   }
 
   showFirst(): void {
+    this.openFrames++;
     this.upload(this.firstFrame.clone());
   }
 
   discard(frame: PendingFrame): void {
     (frame as FramesFrame).frame.close();
+    this.openFrames--;
   }
 
   release(): void {
@@ -234,5 +276,6 @@ class FramesClipTexture implements ClipTexture {
     this.source.resource = frame;
     this.source.update();
     previous.close();
+    this.openFrames--;
   }
 }
