@@ -1,8 +1,9 @@
 /**
  * The clip texture's bookkeeping, with stand-in VideoFrames whose copies finish when the test says: buffers reused
  * (none allocated per frame), a frame ready only once its bytes are copied, one upload per frame shown, the
- * fallback picked where copyTo would not convert. The pixels themselves are compared in Chromium
- * (video.display.test.ts: the same captures as the VideoFrame upload).
+ * fallback picked where copyTo would not convert; with a stand-in decoder, the memory a clip holds idle and playing;
+ * the media cache's byte budget. The pixels themselves are compared in Chromium (video.display.test.ts: the same
+ * captures as the VideoFrame upload).
  */
 import { describe, expect, it, vi } from 'vitest';
 
