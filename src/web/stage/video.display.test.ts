@@ -177,6 +177,20 @@ describe('every clip frame on exactly its refreshes (no missed vsync), and the r
     expect(shown.filter((s) => s.frame !== null).map((s) => s.refreshes)).toEqual(cadence(30, 30, 60));
     expectRecordIsCapture(record, record.videos![0], shown, cadence(30, 30, 60), 1000 / 60);
   }, 180000);
+
+  // Decode order runs ahead of presentation order (I P B B B…): an idle clip must feed the decoder past frame 2.
+  it('an H.264 High profile clip with B-frames (30 fps on 60 Hz)', async () => {
+    await loadStage(60);
+    const step = await addClip('frames-30fps-bframes.mp4');
+    // Two plays: the second starts from the idle queue refilled after the rewind.
+    for (let play = 0; play < 2; play++) {
+      const { frames, record } = await playCaptured(step, 64);
+      const shown = await shownFromCaptures(frames, step.items[0].rect);
+      expect(shown.filter((s) => s.frame !== null).map((s) => s.refreshes)).toEqual(cadence(30, 30, 60));
+      expect(record.videos![0].skippedFrames).toBe(0);
+      expectRecordIsCapture(record, record.videos![0], shown, cadence(30, 30, 60), 1000 / 60);
+    }
+  }, 180000);
 });
 
 describe('with injected missed vsyncs, the record names each skipped and repeated clip frame', () => {
