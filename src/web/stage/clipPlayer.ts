@@ -20,6 +20,12 @@ const DECODE_AHEAD = 6;
  * README "Video, frame-exact").
  */
 export const IDLE_AHEAD = 2;
+/**
+ * A decoder that holds its output back beyond the packets an idle clip feeds it (more reordering than the packets
+ * show) would leave the clip never ready: each IDLE_STALL_MS without a frame the idle feed doubles, up to the whole
+ * clip and its flush, which ends the wait even where nothing comes out.
+ */
+const IDLE_STALL_MS = 500;
 
 /** What the container says about a clip's video track. */
 export interface DemuxedClip {
@@ -94,6 +100,8 @@ export class ClipPlayer {
   private playing = false;
   /** Packets an idle clip keeps in the decoder: IDLE_AHEAD frames out, plus what its reordering needs. */
   private readonly idleInFlight: number;
+  /** idleInFlight, doubled at each IDLE_STALL_MS stall until the clip is primed. */
+  private idleLimit: number;
   private nextPacket = 0;
   private pending = 0;
   private flushed = false;
@@ -115,6 +123,7 @@ export class ClipPlayer {
     this.indexByMicros = new Map(clip.packets.map(({ packet, index }) => [Math.round(packet.timestamp * 1e6), index]));
     this.texture = frames.texture;
     this.idleInFlight = IDLE_AHEAD - 1 + reorderSpan(clip.packets);
+    this.idleLimit = this.idleInFlight;
   }
 
   /**
@@ -222,6 +231,7 @@ export class ClipPlayer {
     this.nextPacket = 0;
     this.pending = 0;
     this.flushed = false;
+    this.idleLimit = this.idleInFlight;
     const decoder = new VideoDecoder({
       output: (frame) => this.receive(decoder, frame),
       error: (error) => {
@@ -235,6 +245,12 @@ export class ClipPlayer {
     });
     decoder.configure({ ...this.clip.config, optimizeForLatency: true });
     this.decoder = decoder;
+    const stall = setInterval(() => {
+      if (this.decoder !== decoder) return clearInterval(stall);
+      this.idleLimit = Math.min(this.clip.packets.length, this.idleLimit * 2);
+      this.pump();
+    }, IDLE_STALL_MS);
+    void primed.then(() => clearInterval(stall));
     this.pump();
     return primed;
   }
@@ -269,7 +285,7 @@ export class ClipPlayer {
     const decoder = this.decoder;
     if (!decoder || decoder.state !== 'configured') return;
     const packets = this.clip.packets;
-    const limit = this.playing ? DECODE_AHEAD : this.idleInFlight;
+    const limit = this.playing ? Math.max(DECODE_AHEAD, this.idleLimit) : this.idleLimit;
     while (this.nextPacket < packets.length && this.decoded.length + this.held.length + this.pending < limit) {
       decoder.decode(packets[this.nextPacket++].packet.toEncodedVideoChunk());
       this.pending++;

@@ -232,13 +232,18 @@ class FakeDecoder {
   }
   async flush(): Promise<void> {
     await Promise.resolve();
+    this.flushing = true;
     this.emit();
+    this.flushing = false;
   }
   close(): void {
     this.state = 'closed';
   }
+  /** Packets beyond the next frame's a decoder may wait for before giving it (more than the packets' order shows). */
+  protected holdBack = 0;
+  private flushing = false;
   private emit(): void {
-    while (this.state === 'configured' && this.decodedIndexes.has(this.nextOut)) {
+    while (this.state === 'configured' && this.decodedIndexes.has(this.nextOut) && (this.flushing || this.decodedIndexes.size > this.nextOut + this.holdBack)) {
       const index = this.nextOut++;
       this.init.output(asFrame(new FakeFrame(index, { immediate: true, timestamp: index * 33_333 })));
     }
@@ -308,6 +313,22 @@ describe('ClipPlayer memory (stand-in decoder)', () => {
       player.release();
     });
   }
+
+  it('a decoder holding frames back beyond the idle feed still gets the packets it waits for (bounded, not stuck)', async () => {
+    class HoldingDecoder extends FakeDecoder {
+      protected override holdBack = 6;
+    }
+    vi.stubGlobal('VideoDecoder', HoldingDecoder);
+    try {
+      const player = (await ClipPlayer.open('clip', fakeClip([...inOrder])))!;
+      player.rewind();
+      await player.whenReady();
+      expect(player.has(1)).toBe(true);
+      player.release();
+    } finally {
+      vi.stubGlobal('VideoDecoder', FakeDecoder);
+    }
+  }, 10000);
 });
 
 describe('the media cache byte budget', () => {
