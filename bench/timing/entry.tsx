@@ -21,6 +21,11 @@ const ready = new Promise<StageController>((resolve) => {
   resolveReady = resolve;
 });
 
+/** `?video=element` or `?video=frames` picks the Stage's video path (comparisons); anything else is 'auto'. */
+function videoPathParam(value: string | null): 'auto' | 'frames' | 'element' {
+  return value === 'element' || value === 'frames' ? value : 'auto';
+}
+
 function element(id: string): HTMLElement {
   const el = document.getElementById(id);
   if (!el) throw new Error(`#${id} missing`);
@@ -33,7 +38,7 @@ createRoot(element('stage')).render(
       <Stage
         media={(name) => media.get(name)}
         background="#808080"
-        videoPath={new URLSearchParams(location.search).get('video') === 'element' ? 'element' : 'auto'}
+        videoPath={videoPathParam(new URLSearchParams(location.search).get('video'))}
         onReady={(c) => {
           controller = c;
           resolveReady(c);

@@ -25,6 +25,11 @@ const quick = process.argv.includes('--quick');
 const gpu = process.argv.includes('--gpu');
 /** Only the video section (frame-coded clips, stage vs plain element): bench/results/timing-video.json. */
 const videoOnly = process.argv.includes('--video');
+/**
+ * --video-upload=frames: the stage-clock clips upload each VideoFrame itself (the fallback, the browser converting
+ * on the main thread) instead of RGBA bytes copied ahead; written to timing-video-frames.json, for comparison.
+ */
+const framesUpload = process.argv.includes('--video-upload=frames');
 const VIDEO_PLAYS = quick ? 5 : 20;
 /** --presentations=N overrides the count per condition (the GPU run uses a middle count to fit its lease). */
 const presentationsArg = process.argv.find((a) => a.startsWith('--presentations='));
@@ -151,6 +156,7 @@ async function runVideoOnly(log: (m: string) => void, loadAtStart: number[], sta
   log('building and opening the bench page');
   const bench = await openBenchPage();
   try {
+    if (framesUpload) await bench.page.goto(`${bench.url}?video=frames`);
     const { refreshMs } = await bench.page.evaluate(() => window.__bench.ready());
     const video = await runVideoBench(bench.page, repoRoot, VIDEO_PLAYS, log);
     const result = {
@@ -168,10 +174,11 @@ async function runVideoOnly(log: (m: string) => void, loadAtStart: number[], sta
       runtimeS: Math.round((Date.now() - started) / 1000),
     };
     mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-    writeFileSync(path.join(repoRoot, 'bench/results/timing-video.json'), `${JSON.stringify(result, null, 2)}\n`);
+    const file = framesUpload ? 'timing-video-frames.json' : 'timing-video.json';
+    writeFileSync(path.join(repoRoot, 'bench/results', file), `${JSON.stringify(result, null, 2)}\n`);
     console.log(`load average ${loadAtStart[0]} at start, ${result.environment.loadAverageAtEnd[0]} at end; refresh ${round(refreshMs)} ms\n`);
     console.log(videoMarkdown(video));
-    log('wrote bench/results/timing-video.json');
+    log(`wrote bench/results/${file}`);
   } finally {
     await bench.close();
   }

@@ -36,6 +36,8 @@ export interface VideoCondition {
   recordMatchesWatcherShare?: number;
   /** Stage only: plays whose last frame stayed exactly its 2 refreshes. */
   lastFrameExactShare?: number;
+  /** Stage only: how frames reached the texture ('pixels': RGBA bytes copied ahead; 'frames': the VideoFrame). */
+  upload?: string;
 }
 
 function figures(method: 'stage' | 'element', size: string, plays: VideoPlay[], frames: number): VideoCondition {
@@ -64,7 +66,13 @@ function figures(method: 'stage' | 'element', size: string, plays: VideoPlay[], 
     skippedTotal,
     exactCadenceShare: round(exact / plays.length, 3),
     refreshesHistogram: histogram,
-    ...(method === 'stage' ? { recordMatchesWatcherShare: round(recordMatches / plays.length, 3), lastFrameExactShare: round(lastExact / plays.length, 3) } : {}),
+    ...(method === 'stage'
+      ? {
+          recordMatchesWatcherShare: round(recordMatches / plays.length, 3),
+          lastFrameExactShare: round(lastExact / plays.length, 3),
+          upload: [...new Set(plays.map((p) => p.upload ?? 'unknown'))].join('+'),
+        }
+      : {}),
   };
 }
 
@@ -100,7 +108,7 @@ export function videoMarkdown(r: { conditions: VideoCondition[]; skippedRatio: R
     '|---|---|---|---|---|---|---|---|',
     ...r.conditions.map(
       (c) =>
-        `| ${c.size} | ${c.method === 'stage' ? 'stage (watcher reads the canvas)' : 'plain <video> (its own account)'} | ${c.plays} | ${c.skippedPerPlay} | ${(c.exactCadenceShare * 100).toFixed(0)} % | ${hist(c.refreshesHistogram)} | ${c.recordMatchesWatcherShare === undefined ? '' : `${(c.recordMatchesWatcherShare * 100).toFixed(0)} %`} | ${c.lastFrameExactShare === undefined ? '' : `${(c.lastFrameExactShare * 100).toFixed(0)} %`} |`,
+        `| ${c.size} | ${c.method === 'stage' ? `stage, ${c.upload} upload (watcher reads the canvas)` : 'plain <video> (its own account)'} | ${c.plays} | ${c.skippedPerPlay} | ${(c.exactCadenceShare * 100).toFixed(0)} % | ${hist(c.refreshesHistogram)} | ${c.recordMatchesWatcherShare === undefined ? '' : `${(c.recordMatchesWatcherShare * 100).toFixed(0)} %`} | ${c.lastFrameExactShare === undefined ? '' : `${(c.lastFrameExactShare * 100).toFixed(0)} %`} |`,
     ),
     '',
     `Skipped frames, stage / element: ${Object.entries(r.skippedRatio).map(([size, x]) => `${size} ${x ?? 'n/a (element 0)'}`).join('; ')}.`,

@@ -2,8 +2,9 @@
  * Video conditions of bench:timing, run inside the page, on frame-coded clips (each frame shows its index as 8
  * black/white blocks, scripts/make-frame-coded-clips.ts):
  * - stage: the clip played to its end by the real StageController (stage clock); a watcher reads the canvas in every
- *   clock frame (8 one-pixel reads through the debug hook's probe, answered right after the stage rendered) and
- *   notes which clip frame it showed: what the stage drew, independent of its record;
+ *   clock frame (the clip's middle row in one readPixels through the debug hook's probeRow, answered right after the
+ *   stage rendered; the 8 block centres are taken from it) and notes which clip frame it showed: what the stage drew,
+ *   independent of its record;
  * - element: the same clip in a plain <video> element in the page, by its own account (requestVideoFrameCallback:
  *   the mediaTime of each presented frame and its expectedDisplayTime).
  * Each yields, per play, the clip frames shown and for how many refreshes.
@@ -21,6 +22,8 @@ export interface VideoPlay {
   seen: SeenFrame[];
   /** The stage's own record of the play (stage condition). */
   record?: PresentationRecord;
+  /** Stage: how the clip's frames reached the texture (debug hook videoUpload). */
+  upload?: string | null;
 }
 
 function decodeBits(bits: number[]): number | null {
@@ -50,26 +53,33 @@ export async function runVideoStage(stage: StageController, clip: LoadedMedia, p
   for (let p = 0; p < plays; p++) {
     const observed: Array<{ frame: number | null; atMs: number }> = [];
     let watching = true;
-    const points = probePoints(item.rect);
+    const row = blockRow(item.rect, hook.size().width);
     const watch = async () => {
       while (watching) {
-        const pixels = await Promise.all(points.map(([x, y]) => hook.probe(x, y)));
+        const pixels = await hook.probeRow(row.x, row.y, row.width);
         // Answered inside the clock frame that rendered: the timeline's time is that frame's rAF timestamp.
-        observed.push({ frame: decodeBits(pixels.map((px) => px[0])), atMs: Number(document.timeline.currentTime) });
+        // Device pixels per CSS px: the canvas resolution, from the length of the row read.
+        const scale = pixels.length / 4 / row.width;
+        const reds = row.centres.map((centre) => pixels[Math.floor(centre * scale) * 4]);
+        observed.push({ frame: decodeBits(reds), atMs: Number(document.timeline.currentTime) });
       }
     };
     const watcher = watch();
     const records = await stage.play([{ label: 'V', items: [item], end: { kind: 'video-end' } }]);
     watching = false;
     await watcher;
-    out.push({ seen: merge(observed, records[0].offsetMs, stage.refreshMs), record: records[0] });
+    out.push({ seen: merge(observed, records[0].offsetMs, stage.refreshMs), record: records[0], upload: hook.videoUpload(clip.name) });
     await stage.prepare([clip.name]);
   }
   return out;
 }
 
-function probePoints(rect: Rect): Array<[number, number]> {
-  return Array.from({ length: 8 }, (_, bit) => [Math.floor(rect.x + ((bit + 0.5) * rect.width) / 8), Math.floor(rect.y + rect.height / 2)]);
+/** The row read each frame (the clip's middle row, across its width) and each block's centre in it (CSS px from x). */
+function blockRow(rect: Rect, canvasWidth: number): { x: number; y: number; width: number; centres: number[] } {
+  const x = Math.max(0, Math.floor(rect.x));
+  const width = Math.max(1, Math.min(canvasWidth, Math.ceil(rect.x + rect.width)) - x);
+  const centres = Array.from({ length: 8 }, (_, bit) => rect.x + ((bit + 0.5) * rect.width) / 8 - x);
+  return { x, y: Math.floor(rect.y + rect.height / 2), width, centres };
 }
 
 export async function runVideoElement(host: HTMLElement, clip: LoadedMedia, plays: number, refreshMs: number, frameTimes: number[]): Promise<VideoPlay[]> {

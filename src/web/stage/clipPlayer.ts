@@ -1,17 +1,31 @@
 /**
- * A clip decoded with WebCodecs for the stage's clock (the only WebCodecs code of the app; see README "Video").
- * The container is read with mediabunny (its packets and presentation timestamps); a VideoDecoder works a few
- * frames ahead into a small queue of VideoFrames; the stage asks, clock frame by clock frame, for the frame due at
- * that refresh, and only that one is uploaded to the texture (once). Frames passed over and replaced ones are
- * closed at once. Frame 0 is kept (a clone) so a rewound clip shows it again before its next onset.
+ * A clip decoded with WebCodecs for the stage's clock (WebCodecs stays in this file and clipTexture.ts; see README
+ * "Video"). The container is read with mediabunny (its packets and presentation timestamps); a VideoDecoder works a
+ * few frames ahead into a small queue (each frame converted to RGBA bytes as it comes out where the browser can:
+ * clipTexture.ts); the stage asks, clock frame by clock frame, for the frame due at that refresh, and only that one
+ * is uploaded to the texture (once). Frames passed over and replaced ones are freed at once. Frame 0 is kept apart
+ * so a rewound clip shows it again before its next onset.
  */
 import { BlobSource, EncodedPacketSink, Input, MATROSKA, MP4, OGG, QTFF, WEBM } from 'mediabunny';
 import type { EncodedPacket } from 'mediabunny';
-import { ImageSource, Texture } from 'pixi.js';
+import type { Texture } from 'pixi.js';
 import { clipTimeline, type ClipTimeline } from './clipCadence';
+import { createClipTexture, type ClipTexture, type ClipTextureEvents, type PendingFrame } from './clipTexture';
 
-/** Decoded frames kept ahead of the one on screen. */
+/** Decoded frames kept ahead of the one on screen while the clip plays. */
 const DECODE_AHEAD = 6;
+/**
+ * Frames after frame 0 whose bytes an idle clip (prepared, or rewound, not playing) keeps: enough for the onset,
+ * while the ring grows to DECODE_AHEAD once the play starts; the buffers beyond are freed at the rewind (memory:
+ * README "Video, frame-exact").
+ */
+export const IDLE_AHEAD = 2;
+/**
+ * A decoder that holds its output back beyond the packets an idle clip feeds it (more reordering than the packets
+ * show) would leave the clip never ready: each IDLE_STALL_MS without a frame the idle feed doubles, up to the whole
+ * clip and its flush, which ends the wait even where nothing comes out.
+ */
+const IDLE_STALL_MS = 500;
 
 /** What the container says about a clip's video track. */
 export interface DemuxedClip {
@@ -66,11 +80,6 @@ export async function canDecode(config: VideoDecoderConfig | null): Promise<bool
   }
 }
 
-interface DecodedFrame {
-  index: number;
-  frame: VideoFrame;
-}
-
 export class ClipPlayer {
   readonly texture: Texture;
   readonly timeline: ClipTimeline;
@@ -80,45 +89,67 @@ export class ClipPlayer {
   /** A decoder error, once one happened. */
   error: Error | null = null;
   private decoder: VideoDecoder | null = null;
-  private readonly decoded: DecodedFrame[] = [];
+  /** Decoded frames in presentation order, ready (bytes copied) or still being copied. */
+  private readonly decoded: PendingFrame[] = [];
+  /**
+   * Frames the decoder gave an idle clip beyond IDLE_AHEAD (only a clip whose decode order runs ahead of its
+   * presentation order): not copied until the play starts.
+   */
+  private readonly held: Array<{ frame: VideoFrame; index: number }> = [];
+  /** From the onset (or the first frame after 0 asked for) to the rewind: the queue is DECODE_AHEAD deep. */
+  private playing = false;
+  /** Packets an idle clip keeps in the decoder: IDLE_AHEAD frames out, plus what its reordering needs. */
+  private readonly idleInFlight: number;
+  /** idleInFlight, doubled at each IDLE_STALL_MS stall until the clip is primed. */
+  private idleLimit: number;
   private nextPacket = 0;
   private pending = 0;
   private flushed = false;
   private readonly indexByMicros: Map<number, number>;
-  private readonly source: ImageSource;
+  /** What a frame's copy reports (pixels path). */
+  private readonly copyEvents: ClipTextureEvents = { onReady: () => this.markPrimed(), onError: (error) => this.fail(error) };
   private primed: Promise<void> = Promise.resolve();
-  /** Resolves `primed`: frame 1 is decoded, or the decoder has nothing more to give. */
+  /** Resolves `primed`: a frame after 0 is ready (decoded, and on the pixels path copied), or none will come. */
   private onPrimed: (() => void) | null = null;
   private released = false;
 
   private constructor(
     readonly name: string,
     private readonly clip: DemuxedClip & { config: VideoDecoderConfig },
-    private readonly firstFrame: VideoFrame,
+    private readonly frames: ClipTexture,
   ) {
     this.timeline = clip.timeline;
     this.frameCount = clip.timeline.timestamps.length;
     this.indexByMicros = new Map(clip.packets.map(({ packet, index }) => [Math.round(packet.timestamp * 1e6), index]));
-    this.source = new ImageSource({ resource: firstFrame.clone() });
-    this.texture = new Texture({ source: this.source });
+    this.texture = frames.texture;
+    this.idleInFlight = IDLE_AHEAD - 1 + reorderSpan(clip.packets);
+    this.idleLimit = this.idleInFlight;
   }
 
-  /** Decode frame 0 and the next few; null when frame 0 cannot be decoded (the element path is tried instead). */
-  static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }): Promise<ClipPlayer | null> {
+  /**
+   * Decode frame 0 and the next few; null when frame 0 cannot be decoded (the element path is tried instead).
+   * `copyPixels` false keeps the VideoFrame upload even where the RGBA copy works (comparisons).
+   */
+  static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }, copyPixels = true): Promise<ClipPlayer | null> {
     const first = await decodeFirstFrame(clip).catch(() => null);
     if (!first) return null;
-    const player = new ClipPlayer(name, clip, first);
+    const player = new ClipPlayer(name, clip, await createClipTexture(first, copyPixels));
     player.primed = player.restart();
     await player.primed;
     return player;
   }
 
   get width(): number {
-    return this.firstFrame.displayWidth;
+    return this.frames.width;
   }
 
   get height(): number {
-    return this.firstFrame.displayHeight;
+    return this.frames.height;
+  }
+
+  /** How shown frames reach the texture: RGBA bytes copied ahead ('pixels') or the VideoFrame itself ('frames'). */
+  get uploadPath(): ClipTexture['path'] {
+    return this.frames.path;
   }
 
   /** Resolves once frames after frame 0 are being decoded again (after a rewind). */
@@ -126,35 +157,57 @@ export class ClipPlayer {
     return this.primed;
   }
 
-  /** Whether the frame `index` is decoded (or already on screen). */
+  /** Whether the frame `index` can be shown now: on screen already, or decoded and (pixels path) its bytes copied. */
   has(index: number): boolean {
-    return index <= this.shownIndex || this.decoded.some((d) => d.index === index);
+    return index <= this.shownIndex || this.decoded.some((d) => d.index === index && d.ready);
   }
 
   /**
-   * Put the newest decoded frame at or before `index` in the texture (uploaded now, once); frames before it that were
-   * never shown are closed. Returns true when the texture changed.
+   * Put the newest ready frame at or before `index` in the texture (uploaded now, once); frames before it that were
+   * never shown are freed. A frame still being copied holds back the ones after it (a stall, recorded as such).
+   * Returns true when the texture changed.
    */
   show(index: number): boolean {
-    let next: DecodedFrame | null = null;
-    while (this.decoded.length > 0 && this.decoded[0].index <= index) {
-      next?.frame.close();
+    if (index > 0) this.startPlaying();
+    let next: PendingFrame | null = null;
+    while (this.decoded.length > 0 && this.decoded[0].index <= index && this.decoded[0].ready) {
+      if (next) this.frames.discard(next);
       next = this.decoded.shift()!;
     }
     this.pump();
     if (!next) return false;
     if (next.index <= this.shownIndex) {
-      next.frame.close();
+      this.frames.discard(next);
       return false;
     }
-    this.upload(next.frame, next.index);
+    this.frames.show(next);
+    this.shownIndex = next.index;
     return true;
   }
 
-  /** Back to frame 0 (on screen now), and decoding again from the start for the next play. */
+  /** The play starts: the queue grows to DECODE_AHEAD (frames held back start their copies: not ready until done). */
+  startPlaying(): void {
+    if (this.playing || this.released) return;
+    this.playing = true;
+    this.frames.keepBuffers(null);
+    for (const { frame, index } of this.held.splice(0)) this.decoded.push(this.frames.accept(frame, index, this.copyEvents));
+    this.pump();
+  }
+
+  /** Bytes of decoded pixels this clip holds now (the media cache's budget). */
+  get heldBytes(): number {
+    return this.frames.heldBytes;
+  }
+
+  /**
+   * Back to frame 0 (on screen now), and decoding again from the start for the next play, idle: the buffers beyond
+   * IDLE_AHEAD are freed.
+   */
   rewind(): void {
     if (this.released) return;
-    this.upload(this.firstFrame.clone(), 0);
+    this.frames.showFirst();
+    this.shownIndex = 0;
+    this.playing = false;
     this.primed = this.restart();
   }
 
@@ -162,32 +215,28 @@ export class ClipPlayer {
     this.released = true;
     this.stopDecoder();
     this.markPrimed();
-    (this.source.resource as VideoFrame | null)?.close();
-    this.firstFrame.close();
-    this.texture.destroy(true);
+    this.frames.release();
   }
 
-  private upload(frame: VideoFrame, index: number): void {
-    const previous = this.source.resource as VideoFrame;
-    this.source.resource = frame;
-    this.source.update();
-    previous.close();
-    this.shownIndex = index;
+  private fail(error: Error): void {
+    this.error = error;
+    this.markPrimed();
   }
 
   /** A new decoder from the first packet; frame 0 (already kept) is closed when it comes out again. */
   private restart(): Promise<void> {
     this.stopDecoder();
+    this.frames.keepBuffers(this.playing ? null : IDLE_AHEAD);
     this.error = null;
     this.nextPacket = 0;
     this.pending = 0;
     this.flushed = false;
+    this.idleLimit = this.idleInFlight;
     const decoder = new VideoDecoder({
       output: (frame) => this.receive(decoder, frame),
       error: (error) => {
         if (this.decoder !== decoder) return;
-        this.error = error instanceof Error ? error : new Error(String(error));
-        this.markPrimed();
+        this.fail(error instanceof Error ? error : new Error(String(error)));
       },
     });
     this.onPrimed?.();
@@ -196,6 +245,12 @@ export class ClipPlayer {
     });
     decoder.configure({ ...this.clip.config, optimizeForLatency: true });
     this.decoder = decoder;
+    const stall = setInterval(() => {
+      if (this.decoder !== decoder) return clearInterval(stall);
+      this.idleLimit = Math.min(this.clip.packets.length, this.idleLimit * 2);
+      this.pump();
+    }, IDLE_STALL_MS);
+    void primed.then(() => clearInterval(stall));
     this.pump();
     return primed;
   }
@@ -213,27 +268,34 @@ export class ClipPlayer {
     this.pending = Math.max(0, this.pending - 1);
     const index = this.indexByMicros.get(frame.timestamp) ?? this.nearestIndex(frame.timestamp);
     if (index <= this.shownIndex) frame.close();
+    else if (!this.playing && this.decoded.length >= IDLE_AHEAD) this.held.push({ frame, index });
     else {
-      this.decoded.push({ index, frame });
-      this.markPrimed();
+      const pending = this.frames.accept(frame, index, this.copyEvents);
+      this.decoded.push(pending);
+      if (pending.ready) this.markPrimed();
     }
     this.pump();
   }
 
-  /** Keep DECODE_AHEAD frames decoded or on their way; flush at the end so the decoder gives its last frames. */
+  /**
+   * Keep DECODE_AHEAD frames (idle: IDLE_AHEAD, and the packets its reordering needs) decoded or on their way;
+   * flush at the end so the decoder gives its last frames.
+   */
   private pump(): void {
     const decoder = this.decoder;
     if (!decoder || decoder.state !== 'configured') return;
     const packets = this.clip.packets;
-    while (this.nextPacket < packets.length && this.decoded.length + this.pending < DECODE_AHEAD) {
+    const limit = this.playing ? Math.max(DECODE_AHEAD, this.idleLimit) : this.idleLimit;
+    while (this.nextPacket < packets.length && this.decoded.length + this.held.length + this.pending < limit) {
       decoder.decode(packets[this.nextPacket++].packet.toEncodedVideoChunk());
       this.pending++;
     }
     if (this.nextPacket >= packets.length && !this.flushed) {
       this.flushed = true;
-      // A flush cut short by a rewind (the old decoder closed) must not mark the new one primed.
+      // A flush cut short by a rewind (the old decoder closed) must not mark the new one primed; a frame still
+      // being copied marks it when its bytes are there.
       const primedBy = () => {
-        if (this.decoder === decoder) this.markPrimed();
+        if (this.decoder === decoder && this.decoded.every((d) => d.ready)) this.markPrimed();
       };
       decoder.flush().then(primedBy, primedBy);
     }
@@ -255,8 +317,25 @@ export class ClipPlayer {
     const decoder = this.decoder;
     this.decoder = null;
     if (decoder && decoder.state !== 'closed') decoder.close();
-    for (const d of this.decoded.splice(0)) d.frame.close();
+    for (const d of this.decoded.splice(0)) this.frames.discard(d);
+    for (const { frame } of this.held.splice(0)) frame.close();
   }
+}
+
+/**
+ * Packets the decoder must hold at most to give the next frame in presentation order: 1 where decode order is
+ * presentation order; more where frames are decoded ahead of the ones shown before them (B-frames).
+ */
+export function reorderSpan(packets: ReadonlyArray<{ index: number }>): number {
+  const position = new Map(packets.map((p, decodePosition) => [p.index, decodePosition]));
+  let span = 1;
+  let lastNeeded = -1;
+  for (let index = 0; index < packets.length; index++) {
+    lastNeeded = Math.max(lastNeeded, position.get(index) ?? lastNeeded);
+    // Frames 0..index-1 are out; frame `index` needs every packet up to lastNeeded.
+    span = Math.max(span, lastNeeded + 1 - index);
+  }
+  return span;
 }
 
 /** Decode packets from the start until the first frame in presentation order comes out. */

@@ -20,6 +20,16 @@ export interface GlimpseStageDebug {
   size(): { width: number; height: number };
   /** Colour of the canvas pixel at CSS px (x, y) from the top-left, read right after the next clock frame. */
   probe(x: number, y: number): Promise<Rgba>;
+  /**
+   * RGBA bytes of a run of one canvas row from CSS px (x, y), `width` CSS px long (device pixels), read right after
+   * the next clock frame with one readPixels: a watcher reading many points pays one GPU wait per frame.
+   */
+  probeRow(x: number, y: number, width: number): Promise<Uint8Array>;
+  /**
+   * How a prepared video reaches the screen: 'pixels' (stage clock, RGBA bytes copied ahead), 'frames' (stage clock,
+   * the VideoFrame uploaded), 'element' (the <video> element); null when not prepared or not a video.
+   */
+  videoUpload(media: string): 'pixels' | 'frames' | 'element' | null;
   /** Records of the last finished play(), or null. */
   readonly lastRecords: PresentationRecord[] | null;
   /** Where the last step that showed media drew them (canvas CSS px): layout checks compare them with the page. */

@@ -18,8 +18,12 @@ import { MODEL_VIEW_PX } from './objects/objectPose';
 /** Parses a 3D media and uploads it to the GPU (the engine's lazily loaded three.js layer). */
 export type ModelUploader = (loaded: LoadedMedia) => Promise<LoadedModel>;
 
-/** 'auto': the stage-clock player where WebCodecs decodes the clip; 'element': always the <video> element. */
-export type VideoPath = 'auto' | 'element';
+/**
+ * 'auto': the stage-clock player where WebCodecs decodes the clip (frames converted to RGBA bytes ahead where the
+ * browser can); 'frames': the stage-clock player uploading each VideoFrame itself (its fallback, for comparisons);
+ * 'element': always the <video> element.
+ */
+export type VideoPath = 'auto' | 'frames' | 'element';
 
 export interface PreparedMedia {
   name: string;
@@ -38,6 +42,8 @@ export interface PreparedMedia {
   timeline?: ClipTimeline | null;
   /** Resolves when the media can be played from its start again (a clip re-decoding after a rewind). */
   whenReady?(): Promise<void>;
+  /** Bytes of decoded frames a stage-clock clip holds now (counted against CLIP_BYTES_BUDGET). */
+  heldBytes?(): number;
   release(): void;
 }
 
@@ -45,6 +51,12 @@ export interface PreparedMedia {
 const VIDEO_READY_TIMEOUT_MS = 15000;
 /** Prepared media kept at most; the least recently used ones beyond this are released. */
 const DEFAULT_CAPACITY = 32;
+/**
+ * Decoded pixels the prepared stage-clock clips may hold together (frame 0 and the frames copied ahead: README
+ * "Video, frame-exact"); the least recently used clips beyond it are released, never those of the current or next
+ * steps. 256 MiB: about 24 idle 720p clips, 10 at 1080p, 2 at 4K.
+ */
+export const CLIP_BYTES_BUDGET = 256 * 1024 * 1024;
 
 export class MediaCache {
   private readonly ready = new Map<string, PreparedMedia>();
@@ -57,7 +69,13 @@ export class MediaCache {
     private readonly capacity = DEFAULT_CAPACITY,
     private readonly videoPath: VideoPath = 'auto',
     private readonly uploadModel: ModelUploader | null = null,
+    private readonly clipBytesBudget = CLIP_BYTES_BUDGET,
   ) {}
+
+  /** A prepared media, leaving the eviction order as it is (debug reads). */
+  peek(name: string): PreparedMedia | undefined {
+    return this.ready.get(name);
+  }
 
   get(name: string): PreparedMedia | undefined {
     const entry = this.ready.get(name);
@@ -133,14 +151,48 @@ export class MediaCache {
     };
   }
 
+  /** Bytes of decoded frames the prepared clips hold now. */
+  clipBytes(): number {
+    let total = 0;
+    for (const entry of this.ready.values()) total += entry.heldBytes?.() ?? 0;
+    return total;
+  }
+
+  /** Least recently used first: beyond the count cap any media, then beyond the byte budget clips only. */
   private evict(keep: ReadonlySet<string>): void {
     for (const [name, entry] of this.ready) {
-      if (this.ready.size <= this.capacity) return;
+      if (this.ready.size <= this.capacity) break;
       if (keep.has(name)) continue;
       entry.release();
       this.ready.delete(name);
     }
+    const clips = [...this.ready].map(([name, entry]) => ({ name, bytes: entry.heldBytes?.() ?? null }));
+    for (const name of clipsOverBudget(clips, keep, this.clipBytesBudget)) {
+      this.ready.get(name)!.release();
+      this.ready.delete(name);
+    }
   }
+}
+
+/**
+ * The clips to release, least recently used first (`media` in LRU order; bytes null for a media that is not a
+ * stage-clock clip: images and 3D objects only count against the count cap), until the clips left hold at most
+ * `budget` bytes; those in `keep` stay even when the budget cannot be met without them.
+ */
+export function clipsOverBudget(
+  media: ReadonlyArray<{ name: string; bytes: number | null }>,
+  keep: ReadonlySet<string>,
+  budget: number,
+): string[] {
+  let total = media.reduce((sum, m) => sum + (m.bytes ?? 0), 0);
+  const released: string[] = [];
+  for (const { name, bytes } of media) {
+    if (total <= budget) break;
+    if (bytes === null || keep.has(name)) continue;
+    total -= bytes;
+    released.push(name);
+  }
+  return released;
 }
 
 async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
@@ -166,8 +218,8 @@ async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
 
 async function createVideo(loaded: LoadedMedia, path: VideoPath): Promise<PreparedMedia> {
   const demuxed = await demuxClip(loaded.blob);
-  if (path === 'auto' && demuxed?.config && (await canDecode(demuxed.config))) {
-    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config });
+  if (path !== 'element' && demuxed?.config && (await canDecode(demuxed.config))) {
+    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config }, path === 'auto');
     if (clip) {
       return {
         name: loaded.name,
@@ -178,6 +230,7 @@ async function createVideo(loaded: LoadedMedia, path: VideoPath): Promise<Prepar
         width: clip.width,
         height: clip.height,
         whenReady: () => clip.whenReady(),
+        heldBytes: () => clip.heldBytes,
         release: () => clip.release(),
       };
     }

@@ -43,7 +43,8 @@ export interface StageEngineOptions {
   pointerEvents?: Window;
   /** Benchmarks: the pointer in canvas CSS px, read every frame, instead of pointer events. */
   pointer?: () => { x: number; y: number } | null;
-  /** 'element' keeps every video on the <video> element path (the fallback; benchmarks and tests). Default 'auto'. */
+  /** 'element' keeps every video on the <video> element path (the fallback), 'frames' has the stage-clock player
+   * upload each VideoFrame itself (its fallback); benchmarks and tests. Default 'auto'. */
   videoPath?: VideoPath;
 }
 
@@ -62,10 +63,12 @@ interface ActiveRun {
   reject(error: unknown): void;
 }
 
+/** A read of `width` device pixels of one row (1 for a single pixel), from CSS px (x, y). */
 interface PendingProbe {
   x: number;
   y: number;
-  resolve(rgba: Rgba): void;
+  width: number;
+  resolve(pixels: Uint8Array): void;
   reject(error: unknown): void;
 }
 
@@ -198,6 +201,11 @@ export class StageEngine implements StageController {
       },
       size: () => this.size(),
       probe: (x, y) => this.probe(x, y),
+      probeRow: (x, y, width) => this.probeRow(x, y, width),
+      videoUpload: (media) => {
+        const entry = this.media.peek(media);
+        return entry?.clip ? entry.clip.uploadPath : entry?.video ? 'element' : null;
+      },
       measureRender: (on) => {
         const costs = this.renderCosts ?? [];
         this.renderCosts = on ? [] : null;
@@ -273,7 +281,16 @@ export class StageEngine implements StageController {
 
   /** Read one canvas pixel (CSS px) right after the next clock frame (the read itself waits for the GPU). */
   probe(x: number, y: number): Promise<Rgba> {
-    return new Promise((resolve, reject) => this.probes.push({ x, y, resolve, reject }));
+    return new Promise((resolve, reject) => this.probes.push({ x, y, width: 1, resolve: ([r, g, b, a]) => resolve([r, g, b, a]), reject }));
+  }
+
+  /**
+   * Read a run of one canvas row right after the next clock frame: from CSS px (x, y), `width` CSS px long, as RGBA
+   * bytes of device pixels (one readPixels: a watcher's cost stays one GPU wait per frame, however many points).
+   */
+  probeRow(x: number, y: number, width: number): Promise<Uint8Array> {
+    const resolution = this.app.renderer.resolution;
+    return new Promise((resolve, reject) => this.probes.push({ x, y, width: Math.max(1, Math.round(width * resolution)), resolve, reject }));
   }
 
   /**
@@ -373,10 +390,10 @@ export class StageEngine implements StageController {
       if (full) this.drawObjects();
       this.dirty = false;
       if (onset && run && this.hasGl()) {
-        this.readPixel(0, 0);
+        this.readRow(0, 0, 1);
         run.sequencer.markOnsetRendered(performance.now());
       } else if (this.renderCosts && this.hasGl()) {
-        this.readPixel(0, 0);
+        this.readRow(0, 0, 1);
         this.renderCosts.push(performance.now() - started);
       }
     }
@@ -537,23 +554,23 @@ export class StageEngine implements StageController {
     const resolution = this.app.renderer.resolution;
     for (const probe of this.probes.splice(0)) {
       try {
-        probe.resolve(this.readPixel(Math.floor(probe.x * resolution), Math.floor(probe.y * resolution)));
+        probe.resolve(this.readRow(Math.floor(probe.x * resolution), Math.floor(probe.y * resolution), probe.width));
       } catch (error) {
         probe.reject(error);
       }
     }
   }
 
-  /** Read a device pixel (from the top-left) of the frame just rendered; blocks until the GPU has drawn it. */
-  private readPixel(x: number, y: number): Rgba {
+  /** Read `width` device pixels of a row (from the top-left) of the frame just rendered; waits for the GPU. */
+  private readRow(x: number, y: number, width: number): Uint8Array {
     const gl = (this.app.renderer as WebGLRenderer).gl;
     if (!gl) throw new Error('the stage needs the WebGL renderer');
+    const pixels = width === 1 ? this.pixel : new Uint8Array(width * 4);
     const bound = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
     if (bound !== null) gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.readPixels(x, gl.drawingBufferHeight - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.pixel);
+    gl.readPixels(x, gl.drawingBufferHeight - 1 - y, width, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
     if (bound !== null) gl.bindFramebuffer(gl.FRAMEBUFFER, bound);
-    const [r, g, b, a] = this.pixel;
-    return [r, g, b, a];
+    return pixels;
   }
 
   private measureHost(): void {

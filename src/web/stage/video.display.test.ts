@@ -65,10 +65,10 @@ function cadence(fps: number, frames: number, hz: number): number[] {
  * A fresh virtual display at `hz` with the stage loaded. (Fresh rather than setRefreshRate: above ~100 Hz virtual
  * time falls behind the wall clock, and a page loaded after that lag at a lower rate did not finish its play.)
  */
-async function loadStage(hz: number): Promise<void> {
+async function loadStage(hz: number, videoPath: 'auto' | 'frames' = 'auto'): Promise<void> {
   await display?.close();
   display = await VirtualDisplay.launch({ refreshHz: hz, width: 800, height: 450 });
-  await display.goto(served.url);
+  await display.goto(videoPath === 'auto' ? served.url : `${served.url}?video=${videoPath}`);
   const { value } = await display.evaluate(async () => {
     const { refreshMs } = await window.__bench.ready();
     return { refreshMs, rect: window.__bench.controller!.clientRect() };
@@ -177,6 +177,20 @@ describe('every clip frame on exactly its refreshes (no missed vsync), and the r
     expect(shown.filter((s) => s.frame !== null).map((s) => s.refreshes)).toEqual(cadence(30, 30, 60));
     expectRecordIsCapture(record, record.videos![0], shown, cadence(30, 30, 60), 1000 / 60);
   }, 180000);
+
+  // Decode order runs ahead of presentation order (I P B B B…): an idle clip must feed the decoder past frame 2.
+  it('an H.264 High profile clip with B-frames (30 fps on 60 Hz)', async () => {
+    await loadStage(60);
+    const step = await addClip('frames-30fps-bframes.mp4');
+    // Two plays: the second starts from the idle queue refilled after the rewind.
+    for (let play = 0; play < 2; play++) {
+      const { frames, record } = await playCaptured(step, 64);
+      const shown = await shownFromCaptures(frames, step.items[0].rect);
+      expect(shown.filter((s) => s.frame !== null).map((s) => s.refreshes)).toEqual(cadence(30, 30, 60));
+      expect(record.videos![0].skippedFrames).toBe(0);
+      expectRecordIsCapture(record, record.videos![0], shown, cadence(30, 30, 60), 1000 / 60);
+    }
+  }, 180000);
 });
 
 describe('with injected missed vsyncs, the record names each skipped and repeated clip frame', () => {
@@ -201,26 +215,56 @@ describe('with injected missed vsyncs, the record names each skipped and repeate
   }
 });
 
+/**
+ * The demo clip played at 60 Hz on a fresh stage, `plays` times (each after a rewind): the last play's captures,
+ * decoded, and how its frames were uploaded.
+ */
+async function playDemoClip(videoPath: 'auto' | 'frames', plays = 1) {
+  await loadStage(60, videoPath);
+  const step = await addClip('city_480x270_crf30.mp4', join(REPO, 'studies/media/videos/city_480x270_crf30.mp4'));
+  step.items[0].rect = { x: 8, y: 8, width: 480, height: 270 };
+  const { value: upload } = await display.evaluate((n) => window.__glimpseStage!.videoUpload(n), 'city_480x270_crf30.mp4');
+  let { frames, record } = await playCaptured(step, 184);
+  for (let play = 1; play < plays; play++) ({ frames, record } = await playCaptured(step, 184));
+  const decoded = await Promise.all(frames.map((f) => decodePng(f.png!)));
+  // The onset: the first capture where the clip's middle row is not the blank grey (it may be the very first).
+  const rect = step.items[0].rect;
+  const blank = (image: RgbaImage) =>
+    Array.from({ length: rect.width / 8 }, (_, i) => image.pixel(canvas.x + rect.x + i * 8, canvas.y + rect.y + rect.height / 2)).every(([r, g, b]) => r === 128 && g === 128 && b === 128);
+  const onsetIndex = decoded.findIndex((image) => !blank(image));
+  return { upload, frames, record, decoded, onsetIndex };
+}
+
 describe("the demo studies' videos play through the stage clock", () => {
-  it('an H.264 demo clip (25 fps, 480×270) at 60 Hz: every frame drawn at its cadence, the screen changing only on it', async () => {
-    await loadStage(60);
-    const step = await addClip('city_480x270_crf30.mp4', join(REPO, 'studies/media/videos/city_480x270_crf30.mp4'));
-    step.items[0].rect = { x: 8, y: 8, width: 480, height: 270 };
+  it('an H.264 demo clip (25 fps, 480×270) at 60 Hz: every frame drawn at its cadence, the screen changing only on it, the same pixels as the VideoFrame upload', async () => {
     const due = cadence(25, 75, 60);
-    const { frames, record } = await playCaptured(step, 184);
+    const { upload, frames, record, decoded, onsetIndex } = await playDemoClip('auto');
+    // Chromium's copyTo converts to RGBA: the frames reach the texture as bytes copied ahead (clipTexture.ts).
+    expect(upload).toBe('pixels');
     expect(record.videos![0]).toMatchObject({ timing: 'stage-clock', frames: 75, drawnFrames: 75, skippedFrames: 0, repeatedFrames: 0 });
     expect(Math.round((record.offsetMs - record.onsetMs) / (1000 / 60))).toBe(180);
     // The captured picture changes only on refreshes where a clip frame is due (the frame code's witness here).
     const boundaries = new Set(due.reduce<number[]>((acc, d) => [...acc, acc.at(-1)! + d], [0]));
-    const decoded = await Promise.all(frames.map((f) => decodePng(f.png!)));
     const images = decoded.map((image) => image.data);
-    // The onset: the first capture where the clip's middle row is not the blank grey (it may be the very first).
-    const rect = step.items[0].rect;
-    const blank = (image: RgbaImage) =>
-      Array.from({ length: rect.width / 8 }, (_, i) => image.pixel(canvas.x + rect.x + i * 8, canvas.y + rect.y + rect.height / 2)).every(([r, g, b]) => r === 128 && g === 128 && b === 128);
-    const onsetIndex = decoded.findIndex((image) => !blank(image));
     const changes = images.flatMap((data, i) => (i > onsetIndex && !data.equals(images[i - 1]) ? [frames[i].vsync - frames[onsetIndex].vsync] : []));
     for (const refresh of changes) expect(boundaries.has(refresh), `a change at refresh ${refresh}`).toBe(true);
     expect(changes.length).toBeGreaterThanOrEqual(70);
-  }, 180000);
+
+    // The same clip with each VideoFrame uploaded itself (the fallback, the browser converting), second play: every
+    // refresh from the onset shows the very same pixels, so the RGBA copy changes no colour (same matrix, range,
+    // rounding). (The second play: the fallback's very first upload, frame 0 at prepare, allocates the texture from
+    // the VideoFrame, which Chromium converts another way for this untagged clip, up to 61 levels apart; frame 0
+    // uploaded again after the rewind goes the way of every later frame, which the RGBA copy matches.)
+    const fallback = await playDemoClip('frames', 2);
+    expect(fallback.upload).toBe('frames');
+    expect(fallback.record.videos![0]).toMatchObject({ drawnFrames: 75, skippedFrames: 0, repeatedFrames: 0 });
+    const byRefresh = (run: { frames: DisplayFrame[]; decoded: RgbaImage[]; onsetIndex: number }) =>
+      new Map(run.frames.slice(run.onsetIndex).map((f, i) => [f.vsync - run.frames[run.onsetIndex].vsync, run.decoded[run.onsetIndex + i].data]));
+    const pixels = byRefresh({ frames, decoded, onsetIndex });
+    const framesUpload = byRefresh(fallback);
+    const compared = [...pixels.keys()].filter((refresh) => refresh < 180 && framesUpload.has(refresh));
+    expect(compared.length).toBeGreaterThanOrEqual(175);
+    const differing = compared.filter((refresh) => !pixels.get(refresh)!.equals(framesUpload.get(refresh)!));
+    expect(differing, 'refreshes whose capture differs between the two uploads').toEqual([]);
+  }, 240000);
 });

@@ -90,6 +90,8 @@ export class ClipRun extends VideoRun {
 
   start(frame: FrameInfo): void {
     this.lastTimestamp = frame.timestamp;
+    // The decode-ahead grows now rather than when frame 1 is due: a 60 fps clip wants frame 1 at the next refresh.
+    this.player.startPlaying();
     this.tracker.drew(0, this.player.shownIndex, frame.timestamp);
   }
 

@@ -1,0 +1,281 @@
+/**
+ * The texture a ClipPlayer draws into, and the decoded frames waiting for it. Two paths, picked once per page:
+ * - pixels (where VideoFrame.copyTo converts to RGBA): each frame is converted to sRGB RGBA bytes as it comes out of
+ *   the decoder (copyTo is asynchronous, off the drawing path) into a small pool of reused buffers, and the
+ *   VideoFrame is closed as soon as its bytes are copied; showing a frame uploads those bytes (texSubImage2D through
+ *   Pixi's BufferImageSource: no premultiply, no colour conversion). Why: with software WebGL (SwiftShader) Chromium
+ *   converts a VideoFrame (I420/NV12) to RGB on the main thread inside texImage2D, 10–16 ms per 1280×720 frame,
+ *   most of a 60 Hz refresh; the copy costs ~1.2 ms per such frame and gives byte-identical pixels.
+ * - frames (the fallback where copyTo ignores or refuses the RGBA format): the VideoFrame itself is the texture's
+ *   resource, uploaded (and converted by the browser) when shown.
+ * Either way a frame is ready (can be shown) only once it can be uploaded at once: its bytes are copied, or it is a
+ * VideoFrame; frame 0 is kept apart for a rewound clip.
+ */
+import { BufferImageSource, ImageSource, Texture } from 'pixi.js';
+
+/** A decoded clip frame waiting to be shown. */
+export interface PendingFrame {
+  /** Presentation index in the clip. */
+  readonly index: number;
+  /** True once it can be uploaded now (pixels copied, or a VideoFrame). */
+  readonly ready: boolean;
+}
+
+export interface ClipTexture {
+  readonly texture: Texture;
+  readonly path: 'pixels' | 'frames';
+  readonly width: number;
+  readonly height: number;
+  /** Take a decoded frame (owned from now on); a frame not ready yet reports to `events` when its copy is over. */
+  accept(frame: VideoFrame, index: number, events: ClipTextureEvents): PendingFrame;
+  /** Upload a ready frame now (once); the frame shown before it is freed. */
+  show(frame: PendingFrame): void;
+  /** Upload frame 0 again (a rewind). */
+  showFirst(): void;
+  /** Free a frame that will never be shown (passed over, or dropped by a rewind). */
+  discard(frame: PendingFrame): void;
+  /**
+   * Buffers kept beyond frame 0's (null: no bound, a play): free ones beyond it are freed now, busy ones when they
+   * come back. The frames path holds no buffers of its own.
+   */
+  keepBuffers(count: number | null): void;
+  /** Bytes of decoded pixels held now: frame 0's, the queue's and the one on screen (the media cache's budget). */
+  readonly heldBytes: number;
+  release(): void;
+}
+
+export interface ClipTextureEvents {
+  /** A pending frame's bytes are copied. */
+  onReady(): void;
+  /** A copy failed: the clip cannot go on. */
+  onError(error: Error): void;
+}
+
+const RGBA_COPY = { format: 'RGBA', colorSpace: 'srgb' } as const satisfies VideoFrameCopyToOptions;
+
+let rgbaCopySupport: boolean | null = null;
+
+/** Whether VideoFrame.copyTo converts to RGBA here: asked once per page, on the first clip's frame 0. */
+function rgbaCopySupported(frame: VideoFrame): boolean {
+  rgbaCopySupport ??= detectRgbaCopy(frame);
+  return rgbaCopySupport;
+}
+
+/**
+ * A browser that does not know copyTo's `format` option ignores it (a dictionary member it never reads) and would
+ * copy the frame's own planes, so the check is that it reads the member and sizes an RGBA copy at 4 bytes a pixel.
+ */
+export function detectRgbaCopy(frame: VideoFrame): boolean {
+  let formatRead = false;
+  const probe = {
+    get format() {
+      formatRead = true;
+      return RGBA_COPY.format;
+    },
+    colorSpace: RGBA_COPY.colorSpace,
+  };
+  try {
+    const size = frame.allocationSize(probe);
+    const rect = frame.visibleRect;
+    return formatRead && !!rect && size === rect.width * rect.height * 4;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The texture for a clip, from its frame 0 (owned from now on; closed here or kept for a rewind): the pixels path
+ * where the browser converts (and `copyPixels`), else the frames path.
+ */
+export async function createClipTexture(first: VideoFrame, copyPixels = true): Promise<ClipTexture> {
+  const rect = first.visibleRect;
+  // The pixels path copies the visible rectangle; a clip whose display size differs (non-square pixels) is scaled
+  // by the browser's own upload instead, as before.
+  const square = !!rect && rect.width === first.displayWidth && rect.height === first.displayHeight;
+  if (copyPixels && square && rgbaCopySupported(first)) {
+    const pixels = new Uint8Array(rect.width * rect.height * 4);
+    try {
+      await first.copyTo(pixels, RGBA_COPY);
+      first.close();
+      return new PixelsClipTexture(pixels, rect.width, rect.height);
+    } catch {
+      // A conversion this frame cannot do: the frames path still shows it.
+    }
+  }
+  return new FramesClipTexture(first);
+}
+
+interface PixelsFrame extends PendingFrame {
+  ready: boolean;
+  pixels: Uint8Array;
+  /** Discarded while its copy was running: the buffer goes back to the pool once the copy is over. */
+  dropped: boolean;
+}
+
+/** Frames converted to RGBA bytes ahead of time; showing one only uploads its bytes. */
+export class PixelsClipTexture implements ClipTexture {
+  readonly path = 'pixels';
+  readonly texture: Texture;
+  private readonly source: BufferImageSource;
+  /** Buffers free for the next frame: reused, so a play allocates at most DECODE_AHEAD + 1 of them once. */
+  private readonly free: Uint8Array[] = [];
+  /** Buffers kept (beyond frame 0's) once they come back; null while a play runs. */
+  private bufferLimit: number | null = null;
+  /** The bytes in the texture: not reused until another frame replaces them (a re-upload reads them again). */
+  private shownPixels: Uint8Array;
+  private released = false;
+  /** Buffers alive (frame 0's apart): free, being written, waiting or on screen. */
+  allocated = 0;
+
+  constructor(
+    private readonly firstPixels: Uint8Array,
+    readonly width: number,
+    readonly height: number,
+  ) {
+    this.shownPixels = firstPixels;
+    // Straight RGBA bytes with alpha 255: nothing to premultiply, and no colour conversion applies to a buffer.
+    this.source = new BufferImageSource({ resource: firstPixels, width, height, format: 'rgba8unorm', alphaMode: 'premultiplied-alpha' });
+    this.texture = new Texture({ source: this.source });
+  }
+
+  accept(frame: VideoFrame, index: number, events: ClipTextureEvents): PendingFrame {
+    const pixels = this.free.pop() ?? this.allocate();
+    const pending: PixelsFrame = { index, ready: false, pixels, dropped: false };
+    frame.copyTo(pixels, RGBA_COPY).then(
+      () => {
+        frame.close();
+        if (this.released) return;
+        if (pending.dropped) this.recycle(pixels);
+        else {
+          pending.ready = true;
+          events.onReady();
+        }
+      },
+      (error: unknown) => {
+        frame.close();
+        if (this.released) return;
+        if (pending.dropped) this.recycle(pixels);
+        else events.onError(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    return pending;
+  }
+
+  show(frame: PendingFrame): void {
+    const pixels = (frame as PixelsFrame).pixels;
+    this.upload(pixels);
+  }
+
+  showFirst(): void {
+    this.upload(this.firstPixels);
+  }
+
+  discard(frame: PendingFrame): void {
+    const pending = frame as PixelsFrame;
+    if (pending.ready) this.recycle(pending.pixels);
+    else pending.dropped = true;
+  }
+
+  keepBuffers(count: number | null): void {
+    this.bufferLimit = count;
+    // Forgotten buffers are freed by the garbage collector.
+    while (count !== null && this.allocated > count && this.free.length > 0) {
+      this.free.pop();
+      this.allocated--;
+    }
+  }
+
+  get heldBytes(): number {
+    return (1 + this.allocated) * this.width * this.height * 4;
+  }
+
+  release(): void {
+    this.released = true;
+    this.free.length = 0;
+    this.allocated = 0;
+    this.texture.destroy(true);
+  }
+
+  private upload(pixels: Uint8Array): void {
+    const previous = this.shownPixels;
+    this.source.resource = pixels;
+    this.source.update();
+    this.shownPixels = pixels;
+    if (previous !== this.firstPixels && previous !== pixels) this.recycle(previous);
+  }
+
+  /** A buffer no frame uses any more: back to the pool, or freed when an idle clip holds more than it keeps. */
+  private recycle(pixels: Uint8Array): void {
+    if (this.bufferLimit !== null && this.allocated > this.bufferLimit) this.allocated--;
+    else this.free.push(pixels);
+  }
+
+  private allocate(): Uint8Array {
+    this.allocated++;
+    return new Uint8Array(this.width * this.height * 4);
+  }
+}
+
+interface FramesFrame extends PendingFrame {
+  frame: VideoFrame;
+}
+
+/** The fallback: the VideoFrame is the texture's resource; the browser converts it when it is uploaded. */
+class FramesClipTexture implements ClipTexture {
+  readonly path = 'frames';
+  readonly texture: Texture;
+  readonly width: number;
+  readonly height: number;
+  private readonly source: ImageSource;
+  /** VideoFrames open besides frame 0: waiting or on screen (the decoder's memory, counted as RGBA). */
+  private openFrames = 1;
+
+  constructor(private readonly firstFrame: VideoFrame) {
+    this.width = firstFrame.displayWidth;
+    this.height = firstFrame.displayHeight;
+    this.source = new ImageSource({ resource: firstFrame.clone() });
+    this.texture = new Texture({ source: this.source });
+  }
+
+  accept(frame: VideoFrame, index: number): PendingFrame {
+    const pending: FramesFrame = { index, ready: true, frame };
+    this.openFrames++;
+    return pending;
+  }
+
+  keepBuffers(): void {
+    // No pool: each VideoFrame is closed once shown over or discarded.
+  }
+
+  get heldBytes(): number {
+    return (1 + this.openFrames) * this.width * this.height * 4;
+  }
+
+  show(frame: PendingFrame): void {
+    this.upload((frame as FramesFrame).frame);
+  }
+
+  showFirst(): void {
+    this.openFrames++;
+    this.upload(this.firstFrame.clone());
+  }
+
+  discard(frame: PendingFrame): void {
+    (frame as FramesFrame).frame.close();
+    this.openFrames--;
+  }
+
+  release(): void {
+    (this.source.resource as VideoFrame | null)?.close();
+    this.firstFrame.close();
+    this.texture.destroy(true);
+  }
+
+  private upload(frame: VideoFrame): void {
+    const previous = this.source.resource as VideoFrame;
+    this.source.resource = frame;
+    this.source.update();
+    previous.close();
+    this.openFrames--;
+  }
+}
