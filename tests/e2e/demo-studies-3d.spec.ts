@@ -12,13 +12,12 @@
  */
 import type { Page } from '@playwright/test';
 import { DEMO_STUDIES, DEMO_STUDIES_DIR, expect, runGlimpseServer, test as e2eTest, type GlimpseServer } from './fixtures';
-import { openInstructions, voteDialog, waitTrial } from './protocols-steps';
+import { ACR_LEVELS, openInstructions, rateAcrLevels, voteDialog, waitTrial } from './protocols-steps';
 import type { ViewsRecord } from '../../src/contract/payloads.js';
 import type { PresentationRecord } from '../../src/web/stage/types.js';
 
 const MESH_ACR = 'demo-3d-mesh-acr';
 const CLOUD_PAIR = 'demo-3d-cloud-pair';
-const LEVELS = ['Excellent', 'Good', 'Fair', 'Poor', 'Bad'];
 
 /** The same journeys' fixtures, on a server that imports the 3D demo studies instead of the e2e ones. */
 const test = e2eTest.extend<object, { glimpse: GlimpseServer }>({
@@ -61,17 +60,12 @@ test('demo mesh ACR: every mesh turns once, the levels clicked are stored with t
   expect(total).toBe(7);
   await expect(page.locator('#question')).toHaveText('How would you rate the visual quality of this object?', { timeout: 60_000 });
   const clicks = ['Good', 'Poor', 'Excellent', 'Fair', 'Bad', 'Good', 'Fair'];
-  for (const [i, level] of clicks.entries()) {
-    const modal = await voteDialog(page, i, total);
-    await expect(modal.getByRole('button')).toHaveText(LEVELS);
-    await modal.getByRole('button', { name: level, exact: true }).click();
-    await modal.getByRole('button', { name: 'Submit' }).click();
-  }
+  await rateAcrLevels(page, clicks, total);
   await expect(page.locator('#verification-code')).toHaveText(/^\S+$/, { timeout: 30_000 });
 
   const rows = await storedRows(glimpse, (await participant.session(MESH_ACR))!.id);
   expect(rows.map(({ stimulus, value, nbReplay }) => ({ stimulus, value, nbReplay }))).toEqual(
-    playlist.stimulis.map((s, i) => ({ stimulus: s.stimuliId, value: LEVELS.indexOf(clicks[i]!), nbReplay: 0 })),
+    playlist.stimulis.map((s, i) => ({ stimulus: s.stimuliId, value: ACR_LEVELS.indexOf(clicks[i]!), nbReplay: 0 })),
   );
   for (const [i, row] of rows.entries()) {
     const [record] = row.plays[0]!;

@@ -16,9 +16,8 @@ import type { RatingBody } from '../../src/contract/payloads.js';
 import type { PresentationRecord } from '../../src/web/stage/types.js';
 import { expect, test } from './fixtures';
 import { exportedRows } from './participantSteps';
-import { openInstructions, storedRatings, voteDialog, waitTrial } from './protocols-steps';
+import { ACR_LEVELS, openInstructions, rateAcrLevels, storedRatings, voteDialog, waitTrial } from './protocols-steps';
 
-const LEVELS = ['Excellent', 'Good', 'Fair', 'Poor', 'Bad'];
 
 /** The rating bodies the page posts (the views travel in them). */
 function postedRatings(page: Page): RatingBody[] {
@@ -38,16 +37,11 @@ test('turntable ACR: each object turns once, the stored values are the levels cl
   expect(total).toBe(3);
   await expect(page.locator('#question')).toHaveText('How would you rate the visual quality of this object?', { timeout: 30_000 });
   const clicks = ['Good', 'Bad', 'Excellent'];
-  for (const [i, level] of clicks.entries()) {
-    const modal = await voteDialog(page, i, total);
-    await expect(modal.getByRole('button')).toHaveText(LEVELS);
-    await modal.getByRole('button', { name: level, exact: true }).click();
-    await modal.getByRole('button', { name: 'Submit' }).click();
-  }
+  await rateAcrLevels(page, clicks, total);
   await expect(page.locator('#verification-code')).toHaveText(/^\S+$/, { timeout: 30_000 });
   const session = (await participant.session(job))!;
   const ratings = await storedRatings(glimpse, session.id);
-  expect(ratings.map(({ stimulus, value }) => ({ stimulus, value }))).toEqual(playlist.stimulis.map((s, i) => ({ stimulus: s.stimuliId, value: LEVELS.indexOf(clicks[i]!) })));
+  expect(ratings.map(({ stimulus, value }) => ({ stimulus, value }))).toEqual(playlist.stimulis.map((s, i) => ({ stimulus: s.stimuliId, value: ACR_LEVELS.indexOf(clicks[i]!) })));
   for (const [i, rating] of ratings.entries()) {
     const [record] = rating.presentations[0]! as PresentationRecord[];
     expect(record!.label).toBe('S');

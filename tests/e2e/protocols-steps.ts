@@ -58,6 +58,19 @@ export async function voteDialog(page: Page, index: number, total: number) {
   return modal;
 }
 
+/** The ACR dialog's levels, best first (a level's index is the value stored). */
+export const ACR_LEVELS = ['Excellent', 'Good', 'Fair', 'Poor', 'Bad'];
+
+/** Answers stimulus after stimulus of an ACR page with the levels given, checking each dialog's buttons. */
+export async function rateAcrLevels(page: Page, levels: readonly string[], total: number): Promise<void> {
+  for (const [i, level] of levels.entries()) {
+    const modal = await voteDialog(page, i, total);
+    await expect(modal.getByRole('button')).toHaveText(ACR_LEVELS);
+    await modal.getByRole('button', { name: level, exact: true }).click();
+    await modal.getByRole('button', { name: 'Submit' }).click();
+  }
+}
+
 export interface StoredRating {
   stimulus: number;
   value: number;
