@@ -180,6 +180,11 @@ export class VirtualDisplay {
       this.sessionId,
     );
     this.framesSent += 1;
+    // DevTools: "capturing a screenshot can fail ... In such a case, no screenshot data will be returned". The frame
+    // is drawn and cannot be sent again, so the caller learns at once which frame lost its capture (seen once in CI).
+    if (options.capture && !result.screenshotData) {
+      throw new Error(`frame ${this.framesSent} (vsync ${this.vsync}) was drawn but Chromium returned no screenshot of it (hasDamage ${result.hasDamage})`);
+    }
     return {
       index: this.framesSent,
       vsync: this.vsync,
