@@ -67,6 +67,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       precompressedWeb: opts.precompressedWeb,
     });
     await warmConsentPdf();
+    // The event loop's validators of small logs compile now (about 100 ms), not on a participant's first log.
+    app.jsonPool.warm();
     await app.listen({ host, port: opts.port ?? env.port });
     const { port } = app.server.address() as { port: number };
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -61,6 +61,27 @@ describeEachDialect('hardening', (dialect) => {
     });
   });
 
+  describe('bodies of nested brackets', () => {
+    // Checking their text recursed once per bracket and overflowed the stack: a 500 on the event loop's path, and in
+    // a worker an exception that failed every body it was reading.
+    it('answers 400 on every log and answer route, small (read on the event loop) or large (in a worker), and stores nothing', async () => {
+      const b = await bubble();
+      const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+      const post = (url: string, payload: string) =>
+        ctx().app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', [SESSION_TOKEN_HEADER]: b.sessionToken! }, payload });
+      for (const depth of [8_000, 200_000]) {
+        for (const url of ['/api/ratings/', '/api/sessionlogs/', '/api/bubblescreenings/']) {
+          const res = await post(url, nested(depth));
+          expect([url, depth, res.statusCode, json(res).error]).toEqual([url, depth, 400, 'VALIDATION']);
+        }
+      }
+      const logs = { sessionToken: b.sessionToken, logStates: [], logMouseMovement: [], logMouseClick: [], logScroll: [], logKeyboard: [], logFocus: [], logDomSize: [] };
+      expect((await post('/api/sessionlogs/', JSON.stringify(logs))).statusCode).toBe(201); // the server reads on
+      for (const table of ['ratings', 'screenings'] as const) expect(await countRows(ctx().storage, table)).toBe(0);
+      expect(await countRows(ctx().storage, 'session_logs')).toBe(1);
+    });
+  });
+
   describe('quotas', () => {
     it('takes at most 20 plays of a bubble stimulus and a mouse-log budget sized from the playlist', async () => {
       const p = await bubble(1); // one test stimulus: 8 MiB of mouse logs in all

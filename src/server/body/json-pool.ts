@@ -2,9 +2,11 @@ import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { errorCodes } from 'fastify';
-import type { ErrorObject } from 'ajv';
 import { BubbleScreeningBody, RatingBody, SessionLogsBody } from '../../contract/payloads.js';
 import { ajvErrorDetails, HttpError } from '../errors.js';
+import { badTextPath, type BodyReading, createBodyReader } from './body-reader.mjs';
+
+export { badTextPath };
 
 /**
  * Large JSON bodies (bubble mouse logs up to 16 MiB, session logs up to 8 MiB) are parsed and validated in worker
@@ -20,8 +22,10 @@ import { ajvErrorDetails, HttpError } from '../errors.js';
 export type LargeBodyKind = 'screening' | 'logs' | 'rating';
 
 /**
- * Bodies up to this size are parsed on the event loop (a few milliseconds at worst, however they are built); a
- * larger rating body goes to the workers: 473 KB of 45,000 unknown keys took 80-140 ms of loop to parse.
+ * Bodies up to this size are parsed on the event loop (a few milliseconds at worst, however they are built), larger
+ * ones in the workers: 473 KB of 45,000 unknown keys took 80-140 ms of loop to parse. A rating over it goes to the
+ * workers; a session log or mouse log goes to them unless its Content-Length announces at most this size.
+ * bench/api/inline-body.ts times the worst shapes of this size read on the loop (README Security).
  */
 export const SMALL_BODY_BYTES = 16 * 1024;
 
@@ -33,13 +37,9 @@ export interface ParsedLargeBody {
   largeJson: Buffer;
 }
 
-type WorkerAnswer =
-  | { id: number; outcome: 'ok'; fields: Record<string, unknown>; largeJson: Uint8Array }
-  | { id: number; outcome: 'json'; message: string }
-  | { id: number; outcome: 'text'; path: string }
-  | { id: number; outcome: 'invalid'; errors: ErrorObject[] };
+type WorkerAnswer = BodyReading & { id: number };
 
-const WORKER_DATA = {
+const BODY_KINDS = {
   schemas: { screening: BubbleScreeningBody, logs: SessionLogsBody, rating: RatingBody },
   keep: { screening: ['stimuli_id', 'session_id', 'session_token', 'screening_no', 'logs', 'timing'], logs: ['sessionToken'], rating: Object.keys(RatingBody.properties).filter((key) => key !== 'views') },
   largeField: { screening: 'mouse_logs', logs: null, rating: 'views' },
@@ -50,13 +50,15 @@ export class JsonWorkerPool {
   private readonly pending = new Map<number, { resolve(answer: WorkerAnswer): void; reject(error: Error): void }>();
   private nextId = 1;
   private turn = 0;
+  /** The event loop's own reader, for small bodies (compiled on first use). */
+  private readInline: ((kind: LargeBodyKind, bytes: Buffer) => BodyReading) | undefined;
 
   constructor(private readonly size = Math.max(1, Math.min(2, availableParallelism() - 1))) {}
 
   private worker(): Worker {
     if (this.workers.length < this.size) {
       // TypeBox schemas are plain JSON Schema objects (their symbol tags do not cross threads, and ajv needs none).
-      const worker = new Worker(new URL('./json-worker.mjs', import.meta.url), { workerData: JSON.parse(JSON.stringify(WORKER_DATA)) });
+      const worker = new Worker(new URL('./json-worker.mjs', import.meta.url), { workerData: JSON.parse(JSON.stringify(BODY_KINDS)) });
       worker.on('message', (answer: WorkerAnswer) => {
         this.pending.get(answer.id)?.resolve(answer);
         this.pending.delete(answer.id);
@@ -92,6 +94,7 @@ export class JsonWorkerPool {
    */
   async receive(kind: LargeBodyKind, payload: Readable, limit: number, contentLength: number): Promise<ParsedLargeBody> {
     if (contentLength > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    if (contentLength <= SMALL_BODY_BYTES) return this.receiveInline(kind, payload, contentLength);
     const { id, worker, answer } = this.start();
     let received = 0;
     try {
@@ -113,6 +116,34 @@ export class JsonWorkerPool {
     return outcomeOf(await answer);
   }
 
+  /**
+   * A body that announced at most SMALL_BODY_BYTES is read on the event loop: the same reader as the workers', with
+   * the same answers. Handing it to a worker costs more than reading it, and the workers, which yield the CPU to the
+   * event loop, made small session logs wait for seconds on a saturated machine (bench:launch, README).
+   */
+  private async receiveInline(kind: LargeBodyKind, payload: Readable, contentLength: number): Promise<ParsedLargeBody> {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    try {
+      for await (const chunk of payload as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        // Content-Length is the announcement the choice was made on: more bytes than it said are a bad request.
+        if (received > contentLength) throw new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH();
+        chunks.push(chunk);
+      }
+      if (received !== contentLength) throw new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH();
+    } catch (error) {
+      if (typeof (error as { statusCode?: unknown }).statusCode !== 'number') Object.assign(error as object, { statusCode: 400 });
+      throw error;
+    }
+    return outcomeOf(this.warm()(kind, Buffer.concat(chunks, received)));
+  }
+
+  /** The event loop's reader of small bodies, its validators compiled (start.ts calls it before listening). */
+  warm(): (kind: LargeBodyKind, bytes: Buffer) => BodyReading {
+    return (this.readInline ??= createBodyReader(BODY_KINDS, Object.keys(BODY_KINDS.schemas)));
+  }
+
   /** A new body's id, the worker that takes all of its messages, and its answer to come. */
   private start(): { id: number; worker: Worker; answer: Promise<WorkerAnswer> } {
     const id = this.nextId++;
@@ -129,7 +160,7 @@ export class JsonWorkerPool {
 }
 
 /** The worker's answer, or the same 400 answers as the other routes' validation. */
-function outcomeOf(answer: WorkerAnswer): ParsedLargeBody {
+function outcomeOf(answer: BodyReading): ParsedLargeBody {
   switch (answer.outcome) {
     case 'ok':
       return { fields: answer.fields, largeJson: Buffer.from(answer.largeJson.buffer, answer.largeJson.byteOffset, answer.largeJson.byteLength) };
@@ -142,31 +173,6 @@ function outcomeOf(answer: WorkerAnswer): ParsedLargeBody {
       throw new HttpError(400, 'VALIDATION', `invalid body: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, { details });
     }
   }
-}
-
-/** NUL, or a surrogate without its pair. */
-const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * The path of the first string (or key) holding NUL or a lone surrogate, or null. The same walk as json-worker.mjs's
- * (which cannot import TypeScript), for the small bodies parsed on the event loop.
- */
-export function badTextPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = typeof value[i] === 'number' ? null : badTextPath(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, field] of Object.entries(value)) {
-      const found = badTextPath(key, `${path}[key]`) ?? badTextPath(field, `${path}.${key}`);
-      if (found) return found;
-    }
-  }
-  return null;
 }
 
 /** A small JSON body parsed on the event loop: 400 for JSON that does not parse or text that cannot be stored. */
