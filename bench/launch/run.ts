@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { createRandom } from '../../src/analysis/random.js';
 import { hashPassword } from '../../src/server/console/passwords.js';
@@ -198,6 +199,41 @@ function watchPostgres(storage: Storage | null, appName: string) {
   };
 }
 
+/**
+ * PostgreSQL's statements by their total time during the run (time waiting for a lock included), when the server
+ * loads pg_stat_statements (`shared_preload_libraries`; README "bench:launch") and the extension exists in the
+ * database; null otherwise. `start` resets the counts (the whole server's) before the arrivals.
+ */
+function statementProfile(storage: Storage | null) {
+  const view = sql`public.pg_stat_statements`;
+  const available = (async () => {
+    if (!storage) return false;
+    try {
+      await sql`select public.pg_stat_statements_reset()`.execute(storage.db);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return async () => {
+    if (!storage || !(await available)) return null;
+    const { rows } = await sql<{ query: string; calls: string; total: number }>`
+      select query, calls, total_exec_time as total from ${view}
+      where dbid = (select oid from pg_database where datname = current_database()) order by total_exec_time desc`.execute(storage.db);
+    const all = rows.reduce((sum, r) => sum + Number(r.total), 0);
+    return {
+      totalMs: Math.round(all),
+      top: rows.slice(0, 8).map((r) => ({
+        statement: r.query.replace(/\s+/g, ' ').slice(0, 140),
+        calls: Number(r.calls),
+        totalMs: Math.round(Number(r.total)),
+        meanMs: Math.round((Number(r.total) / Number(r.calls)) * 1000) / 1000,
+        share: Math.round((Number(r.total) / all) * 1000) / 1000,
+      })),
+    };
+  };
+}
+
 async function load(): Promise<void> {
   const arrivals = Number(args.arrivals);
   const overS = Number(args.over);
@@ -248,6 +284,7 @@ async function load(): Promise<void> {
   });
   const cpuBefore = nodes.map((n) => cpuSeconds(n.pid)!);
   const postgresCpu = watchPostgres(dialect === 'postgres' ? observer : null, appName);
+  const statements = statementProfile(dialect === 'postgres' ? observer : null);
 
   // Poisson arrivals over the window; each participant on a node picked at random, 1 in 1/bubble on the bubble job.
   const journeys: Array<Promise<Outcome>> = [];
@@ -271,6 +308,7 @@ async function load(): Promise<void> {
   running = false;
   const cpuAfter = nodes.map((n) => cpuSeconds(n.pid)!);
   const pgCpu = await postgresCpu();
+  const postgresStatements = await statements();
   for (const s of streams) s.destroy();
   await Promise.all([owner, ...probing]);
   const lost = await lostAnswers(observer, outcomes);
@@ -300,6 +338,7 @@ async function load(): Promise<void> {
     cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: dialect === 'postgres' ? perParticipantMs(pgCpu) : null },
     // The first node's profile (--cpu-prof): where its time went, by function (self time).
     profile: args['cpu-prof'] ? await busiestProfile(profileDir) : null,
+    postgresStatements,
   };
   await mkdir('bench/results', { recursive: true });
   await writeFile(`bench/results/launch-${dialect}-${nodesWanted}n-${arrivals}.json`, `${JSON.stringify(result, null, 2)}\n`);
@@ -315,8 +354,8 @@ async function synthetic(): Promise<void> {
   const out = { benchmark: 'one more completion (the code: completion and on-line verdict) on a study of 100 vs 10,000 sessions', date: new Date().toISOString(), loadAverage: loadavg().map((l) => Math.round(l * 100) / 100), results, target: 1.5 };
   await mkdir('bench/results', { recursive: true });
   await writeFile('bench/results/launch-synthetic.json', `${JSON.stringify(out, null, 2)}\n`);
-  console.log('| database | sessions | code p50 ms | code p95 ms | former aggregate p50 ms |\n|---|---:|---:|---:|---:|');
-  for (const r of results) for (const s of [r.small, r.large]) console.log(`| ${r.dialect} | ${s.sessions} | ${s.code.p50} | ${s.code.p95} | ${s.formerAggregate.p50} |`);
+  console.log('| database | sessions | code p50 ms | code p95 ms | former aggregate p50 ms | live statistics p50 ms |\n|---|---:|---:|---:|---:|---:|');
+  for (const r of results) for (const s of [r.small, r.large]) console.log(`| ${r.dialect} | ${s.sessions} | ${s.code.p50} | ${s.code.p95} | ${s.formerAggregate.p50} | ${s.liveStatistics.p50} |`);
   for (const r of results) console.log(`${r.dialect}: ratio ${r.ratio} (target ≤ ${out.target}: ${r.ratio <= out.target ? 'met' : 'NOT met'})`);
   console.log(`load average ${out.loadAverage.join(' ')}`);
 }

@@ -13,10 +13,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/server/app.js';
+import { jobStats } from '../../src/server/console/stats.js';
 import { judgeCompletedSession } from '../../src/server/quality/screening.js';
 import { openStorage } from '../../src/server/storage/open.js';
 import { completeSession } from '../../src/server/storage/sessions.js';
 import { recountLoads } from '../../src/server/storage/playlist-loads.js';
+import { findJob } from '../../src/server/storage/jobs.js';
 import { acceptedRatingTotals } from '../../src/server/storage/quality.js';
 import { timingEnvelopeOf } from '../../testkit/participants.js';
 import { buildAcrJob } from '../analysis/synthetic.js';
@@ -33,6 +35,8 @@ interface SizeResult {
   code: Summary;
   /** The former per-completion aggregate over the job. */
   formerAggregate: Summary;
+  /** One computation of the console's live statistics of the job (every 2 s while a console watches it). */
+  liveStatistics: Summary;
   /** PostgreSQL: EXPLAIN ANALYZE of the former aggregate and of the reads of one completion's verdict now. */
   explain?: { former: ExplainedStatement[]; now: ExplainedStatement[] };
 }
@@ -94,6 +98,13 @@ async function measureSize(dialect: 'sqlite' | 'postgres', observers: number): P
         await acceptedRatingTotals(storage, JOB);
         formerAggregate.push(performance.now() - started);
       }
+      const job = (await findJob(storage, JOB))!;
+      const liveStatistics: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const started = performance.now();
+        await jobStats(storage, job, 30);
+        liveStatistics.push(performance.now() - started);
+      }
       let explain: SizeResult['explain'];
       if (dialect === 'postgres') {
         // One more session completed without its verdict, then judged with every read recorded.
@@ -104,7 +115,7 @@ async function measureSize(dialect: 'sqlite' | 'postgres', observers: number): P
           now: await explainReads(storage, (spy) => judgeCompletedSession(spy, extra.session_id)),
         };
       }
-      return { sessions: observers, code: summary(code), formerAggregate: summary(formerAggregate), explain };
+      return { sessions: observers, code: summary(code), formerAggregate: summary(formerAggregate), liveStatistics: summary(liveStatistics), explain };
     } finally {
       await app.close();
     }
