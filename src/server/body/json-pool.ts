@@ -50,7 +50,7 @@ export class JsonWorkerPool {
   private readonly pending = new Map<number, { resolve(answer: WorkerAnswer): void; reject(error: Error): void }>();
   private nextId = 1;
   private turn = 0;
-  /** The event loop's own reader, for small bodies (compiled on first use). */
+  /** The event loop's own reader, for small bodies (its validators compiled by `warm`: at start, or on first use). */
   private readInline: ((kind: LargeBodyKind, bytes: Buffer) => BodyReading) | undefined;
 
   constructor(private readonly size = Math.max(1, Math.min(2, availableParallelism() - 1))) {}
