@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import { judgeCompletedSession, screenJob } from '../../src/server/quality/screening.js';
 import { allAcceptedSums } from '../../src/server/storage/quality-sums.js';
+import { recountLoads } from '../../src/server/storage/playlist-loads.js';
 import { completeSession } from '../../src/server/storage/sessions.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { sessionLogsOf, timingEnvelopeOf } from '../../testkit/participants.js';
@@ -176,5 +177,31 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     expect(loads.stored).toEqual(loads.recounted);
     // Balanced: 9 sessions over 2 playlists.
     expect(loads.stored.map((p) => p.sessions).sort()).toEqual([4, 5]);
+  });
+
+  it('counts each session once when completions race the lease sweep and a recount (no job lock on completions)', async () => {
+    await ctx().importStudy(await writeStudy(study('races')));
+    const db = ctx().storage.db;
+    const started = await Promise.all(Array.from({ length: 16 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/races', `platform=prolific&PROLIFIC_PID=R${i}`)));
+    const ids = started.map((a) => json<GenericPlaylist>(a).session_id);
+    // Twelve of them began three hours ago: past the 60-minute lease, for the next arrival's sweep to take.
+    await db.updateTable('sessions').set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('id', 'in', ids.slice(0, 12)).execute();
+    await Promise.all([
+      // Arrivals sweep the lease while eight expired sessions (and two live ones) complete and the job is recounted.
+      ...Array.from({ length: 4 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/races', `platform=prolific&PROLIFIC_PID=N${i}`)),
+      ...[...ids.slice(0, 8), ...ids.slice(12, 14)].map((id) => completeSession(ctx().storage, id)),
+      ctx().storage.write((trx) => recountLoads(ctx().storage, trx, 'races')),
+    ]);
+    const cutoff = new Date(Date.now() - 3600_000).toISOString();
+    const stored = await db.selectFrom('playlist_loads').select(['playlist_id', 'sessions', 'included', 'running']).where('job_id', '=', 'races').orderBy('playlist_id').execute();
+    const sessions = await db.selectFrom('sessions').select(['playlist_id', 'created_at', 'completed_at']).where('job_id', '=', 'races').execute();
+    const recounted = stored.map((p) => {
+      const mine = sessions.filter((s) => s.playlist_id === p.playlist_id);
+      return { playlist_id: p.playlist_id, sessions: mine.length, included: mine.filter((s) => s.completed_at).length, running: mine.filter((s) => !s.completed_at && s.created_at > cutoff).length };
+    });
+    expect(stored.map((p) => ({ ...p, sessions: Number(p.sessions), included: Number(p.included), running: Number(p.running) }))).toEqual(recounted);
+    // 20 sessions: 10 completed; running are the 2 live ones not completed and the 4 new arrivals.
+    expect(recounted.reduce((n, p) => n + p.running, 0)).toBe(6);
+    expect(recounted.reduce((n, p) => n + p.included, 0)).toBe(10);
   });
 });
