@@ -183,7 +183,7 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     await ctx().importStudy(await writeStudy(study('races')));
     const db = ctx().storage.db;
     const started = await Promise.all(Array.from({ length: 16 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/races', `platform=prolific&PROLIFIC_PID=R${i}`)));
-    const ids = started.map((a) => json<GenericPlaylist>(a).session_id);
+    const ids = started.map((a) => json<GenericPlaylist>(a).session_id!);
     // Twelve of them began three hours ago: past the 60-minute lease, for the next arrival's sweep to take.
     await db.updateTable('sessions').set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('id', 'in', ids.slice(0, 12)).execute();
     await Promise.all([

@@ -44,11 +44,8 @@ const identityIds = (identity: PlatformIdentity) => [identity.workerId, identity
  * withdrawing does not reopen the job to them), under any platform's parameter.
  */
 async function hasWithdrawnAny(db: Db, jobId: string, identity: PlatformIdentity): Promise<boolean> {
-  for (const id of new Set(identityIds(identity).map(normaliseParticipantId))) {
-    if (id === null) continue;
-    for (const platform of PLATFORMS) if (await hasWithdrawn(db, jobId, `${platform}:${id}`)) return true;
-  }
-  return false;
+  const ids = [...new Set(identityIds(identity).map(normaliseParticipantId))].filter((id) => id !== null);
+  return hasWithdrawn(db, jobId, ids.flatMap((id) => PLATFORMS.map((platform) => `${platform}:${id}`)));
 }
 
 /** This participant already completed the job (or withdrew a completed session): no new session, no resume. */
@@ -102,7 +99,7 @@ export interface OpenedSession {
 /**
  * The participant's session of this job: their unfinished one when they have it (found by any of their platform
  * ids, or by the token the page kept), else a new one with a fresh 256-bit token. AlreadyCompletedError when they
- * completed the job. Race-safe: the lookups, the choice and the insert happen in one short write transaction holding
+ * completed (or withdrew from) the job. Race-safe: the lookups, the choice and the insert happen in one short write transaction holding
  * the job's balancing counts (PostgreSQL row lock on job_loads; SQLite serializes writers), so concurrent calls (two
  * tabs, several server processes) see each other's sessions, and the unique (job, id) rows make a second session
  * impossible. Nothing in it reads more than the participant's own rows and one count row per playlist.
@@ -111,6 +108,9 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
   const token = newSessionToken();
   const preview = input.preview === true;
   const hashes = preview ? [] : participantHashes(identityIds(input.identity));
+  // Before the job's lock, which arrivals queue on (a withdrawal of this very participant landing between this check
+  // and their new session is the one race left open: a person does not withdraw while starting again).
+  if (await hasWithdrawnAny(storage.db, input.jobId, input.identity)) throw new AlreadyCompletedError();
   return storage.write(async (trx) => {
     const loads = await lockedLoads(storage, trx, input.jobId, input.leaseMinutes);
     const known = hashes.length === 0
@@ -123,7 +123,7 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
           .where('p.participant_hash', 'in', hashes)
           .orderBy('s.id')
           .execute();
-    if (known.some((s) => s.completed_at !== null) || (await hasWithdrawnAny(trx, input.jobId, input.identity))) throw new AlreadyCompletedError();
+    if (known.some((s) => s.completed_at !== null)) throw new AlreadyCompletedError();
     let open: { id: number; token: string; playlist_id: number; completed_at: string | null } | undefined = known[0];
     if (!open && input.resumeToken) {
       open = await trx

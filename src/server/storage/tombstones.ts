@@ -11,12 +11,14 @@ export function withdrawalDigest(value: string): string {
   return createHash('sha256').update(`glimpse-withdrawal\n${value.trim().toLowerCase()}`).digest('hex');
 }
 
-/** True when this participant withdrew a completed session of this job (so they count as having completed it). */
-export async function hasWithdrawn(db: Db, jobId: string, participantKey: string): Promise<boolean> {
+/** True when the participant known by any of these keys withdrew a completed session of this job (so they count as
+ * having completed it): one indexed query. */
+export async function hasWithdrawn(db: Db, jobId: string, participantKeys: readonly string[]): Promise<boolean> {
+  if (participantKeys.length === 0) return false;
   const row = await db
     .selectFrom('withdrawals')
     .select('id')
-    .where('participant_hash', '=', withdrawalDigest(participantKey))
+    .where('participant_hash', 'in', participantKeys.map(withdrawalDigest))
     .where('job_id', '=', jobId)
     .limit(1)
     .executeTakeFirst();
