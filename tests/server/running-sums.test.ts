@@ -7,6 +7,7 @@ import { judgeCompletedSession, screenJob } from '../../src/server/quality/scree
 import { allAcceptedSums } from '../../src/server/storage/quality-sums.js';
 import { recountLoads } from '../../src/server/storage/playlist-loads.js';
 import { completeSession } from '../../src/server/storage/sessions.js';
+import { withdraw } from '../../src/server/storage/withdrawals.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { sessionLogsOf, timingEnvelopeOf } from '../../testkit/participants.js';
 import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
@@ -203,5 +204,23 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     // 20 sessions: 10 completed; running are the 2 live ones not completed and the 4 new arrivals.
     expect(recounted.reduce((n, p) => n + p.running, 0)).toBe(6);
     expect(recounted.reduce((n, p) => n + p.included, 0)).toBe(10);
+  });
+
+  it('withdraws expired sessions while arrivals sweep them, and the counts stay exact', async () => {
+    await ctx().importStudy(await writeStudy(study('withdrawn-races')));
+    const db = ctx().storage.db;
+    const started = await Promise.all(Array.from({ length: 8 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/withdrawn-races', `platform=prolific&PROLIFIC_PID=W${i}`)));
+    const tokens = started.map((a) => json<GenericPlaylist>(a).sessionToken!);
+    await db.updateTable('sessions').set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('job_id', '=', 'withdrawn-races').execute();
+    // A withdrawal locks the job's counts before the sessions it deletes, in an arrival's sweep's order (the deadlock
+    // the other order allows needs an interleaving this test does not force: it checks the answers and the counts).
+    const answers = await Promise.all([
+      ...tokens.slice(0, 4).map((token) => withdraw(ctx().storage, { by: 'token', value: token })),
+      ...Array.from({ length: 4 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/withdrawn-races', `platform=prolific&PROLIFIC_PID=X${i}`)),
+    ]);
+    expect(answers.slice(4).map((a) => (a as { statusCode: number }).statusCode)).toEqual([200, 200, 200, 200]);
+    const stored = await db.selectFrom('playlist_loads').select(['sessions', 'running']).where('job_id', '=', 'withdrawn-races').execute();
+    // 4 left of the first 8 (past the lease: not running), and the 4 new arrivals, running.
+    expect([stored.reduce((n, p) => n + Number(p.sessions), 0), stored.reduce((n, p) => n + Number(p.running), 0)]).toEqual([8, 4]);
   });
 });

@@ -79,6 +79,15 @@ export async function rebuildLoads(storage: Storage, trx: Db, jobId: string): Pr
   await gone.execute();
 }
 
+/**
+ * Locks the balancing counts of these jobs (PostgreSQL) before a transaction deletes or changes their sessions and
+ * then recounts them: the lock order of an arrival, whose sweep locks sessions after this lock (a withdrawal that
+ * locked a session first could deadlock with it).
+ */
+export async function lockJobLoads(storage: Storage, trx: Db, jobIds: readonly string[]): Promise<void> {
+  for (const jobId of [...jobIds].sort()) await readLoads(storage, trx, jobId, true);
+}
+
 /** Recounts the job's loads when they exist (after a withdrawal or a re-judgement changed sessions or verdicts). */
 export async function recountLoads(storage: Storage, trx: Db, jobId: string): Promise<void> {
   if (await readLoads(storage, trx, jobId, true)) await rebuildLoads(storage, trx, jobId);

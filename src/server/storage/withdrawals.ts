@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { recountLoads } from './playlist-loads.js';
+import { lockJobLoads, recountLoads } from './playlist-loads.js';
 import { markSumsStale } from './quality-sums.js';
 import { participantKey } from './sessions.js';
 import { withdrawalDigest } from './tombstones.js';
@@ -172,6 +172,8 @@ export async function withdraw(
     const deleted: WithdrawalDeleted = { sessions: 0, ratings: 0, screenings: 0, sessionLogs: 0, identities: 0, bchecks: 0, consents: 0, tombstones: 0 };
     const ids = sessions.map((s) => s.sessionId);
     if (ids.length > 0) {
+      const jobs = [...new Set(sessions.map((s) => s.jobId))];
+      await lockJobLoads(storage, trx, jobs);
       deleted.ratings = deletedCount(await trx.deleteFrom('ratings').where('session_id', 'in', ids).executeTakeFirst());
       deleted.screenings = deletedCount(await trx.deleteFrom('screenings').where('session_id', 'in', ids).executeTakeFirst());
       deleted.sessionLogs = deletedCount(await trx.deleteFrom('session_logs').where('session_id', 'in', ids).executeTakeFirst());
@@ -193,7 +195,6 @@ export async function withdraw(
       if (tombstones.length > 0) await trx.insertInto('withdrawals').values(tombstones).execute();
       deleted.tombstones = tombstones.length;
       deleted.sessions = deletedCount(await trx.deleteFrom('sessions').where('id', 'in', ids).executeTakeFirst());
-      const jobs = [...new Set(sessions.map((s) => s.jobId))];
       for (const jobId of jobs) await recountLoads(storage, trx, jobId);
       await markSumsStale(trx, jobs);
       // A browser check is only the participant's device; delete it unless another session still points at it.
