@@ -115,6 +115,30 @@ describeEachDialect('playlist assignment', (dialect) => {
     }
   });
 
+  it('takes an expired session off the running count at the first arrival 5 s or more after the last sweep', async () => {
+    await ctx().importStudy(PAIR_STUDY);
+    const next = async () => json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair'));
+    const running = async () =>
+      (await ctx().storage.db.selectFrom('playlist_loads').select('running').where('job_id', '=', 'fixture-pair').execute()).reduce((n, p) => n + Number(p.running), 0);
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(start);
+      await next(); // sweeps: the job's lease is swept up to an hour ago
+      // A session that began an hour ago less 1 s: its lease ends 1 s from now.
+      const late = await next();
+      await ctx().storage.db.updateTable('sessions').set({ created_at: new Date(start - 3600_000 + 1000).toISOString() }).where('id', '=', late.session_id!).execute();
+      vi.setSystemTime(start + 3000); // its lease ended 2 s ago, 3 s after the last sweep: not swept yet
+      await next();
+      expect(await running()).toBe(3);
+      vi.setSystemTime(start + 5000); // 5 s after the last sweep: swept
+      await next();
+      expect(await running()).toBe(3); // 4 sessions, the expired one no longer running
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps the balance under concurrent calls', async () => {
     await ctx().importStudy(PAIR_STUDY);
     const answers = await Promise.all(Array.from({ length: 20 }, () => getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair')));

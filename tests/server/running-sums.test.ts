@@ -185,8 +185,10 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     const db = ctx().storage.db;
     const started = await Promise.all(Array.from({ length: 16 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/races', `platform=prolific&PROLIFIC_PID=R${i}`)));
     const ids = started.map((a) => json<GenericPlaylist>(a).session_id!);
-    // Twelve of them began three hours ago: past the 60-minute lease, for the next arrival's sweep to take.
+    // Twelve of them began three hours ago, after the job's last sweep (four hours ago): past the 60-minute lease, for
+    // the next arrival's sweep to take.
     await db.updateTable('sessions').set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('id', 'in', ids.slice(0, 12)).execute();
+    await db.updateTable('job_loads').set({ swept_until: new Date(Date.now() - 4 * 3600_000).toISOString() }).where('job_id', '=', 'races').execute();
     await Promise.all([
       // Arrivals sweep the lease while eight expired sessions (and two live ones) complete and the job is recounted.
       ...Array.from({ length: 4 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/races', `platform=prolific&PROLIFIC_PID=N${i}`)),
@@ -212,6 +214,7 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     const started = await Promise.all(Array.from({ length: 8 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/withdrawn-races', `platform=prolific&PROLIFIC_PID=W${i}`)));
     const tokens = started.map((a) => json<GenericPlaylist>(a).sessionToken!);
     await db.updateTable('sessions').set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('job_id', '=', 'withdrawn-races').execute();
+    await db.updateTable('job_loads').set({ swept_until: new Date(Date.now() - 4 * 3600_000).toISOString() }).where('job_id', '=', 'withdrawn-races').execute();
     // A withdrawal locks the job's counts before the sessions it deletes, in an arrival's sweep's order (the deadlock
     // the other order allows needs an interleaving this test does not force: it checks the answers and the counts).
     const answers = await Promise.all([

@@ -7,8 +7,9 @@ import { type Db, type SessionRow, type Storage } from './types.js';
  * sessions. A playlist's load is `included` (completed sessions not excluded by quality control, a session without
  * a verdict counting) plus `running` (uncompleted sessions within the lease): the same figure the count gave.
  *
- * The lease is swept at each arrival: uncompleted sessions created between the job's `swept_until` and the new
- * lease cutoff leave `running` (an index range over the sessions that crossed the lease since the last arrival).
+ * The lease is swept at arrivals (at most every SWEEP_EVERY_MS): uncompleted sessions created between the job's
+ * `swept_until` and the new lease cutoff leave `running` (an index range over the sessions that crossed the lease
+ * since the last sweep).
  *
  * Locking (PostgreSQL): an arrival or a recount locks the job's `job_loads` row FOR UPDATE (sweep, choice, insert;
  * or the count). A completion or a verdict does not touch that lock (at 2,000 arrivals on 2 nodes, waiting for it
@@ -94,8 +95,17 @@ export async function recountLoads(storage: Storage, trx: Db, jobId: string): Pr
 }
 
 /**
- * The arrival's decision, inside its write transaction: locks the job's counts, sweeps the lease, and returns each
- * playlist's load. The caller chooses, inserts the session and calls `countNewSession` before committing.
+ * Sessions that crossed the lease are taken off `running` at an arrival at most this long after the previous sweep
+ * (each sweep is two more statements under the job's lock; at 16 arrivals a second most arrivals skip it): a
+ * session counts as running for at most its lease plus this.
+ */
+export const SWEEP_EVERY_MS = 5000;
+
+/**
+ * The arrival's decision, inside its write transaction: locks the job's counts, sweeps the lease when due, and
+ * returns each playlist's load. The caller chooses, inserts the session and calls `countNewSession` before
+ * committing. The counts are read by a statement of their own after the lock is held: on PostgreSQL a statement that
+ * both waited for the lock and joined the counts would return the counts as they were before it waited.
  */
 export async function lockedLoads(storage: Storage, trx: Db, jobId: string, leaseMinutes: number): Promise<PlaylistLoad[]> {
   let row = await readLoads(storage, trx, jobId, true);
@@ -104,26 +114,29 @@ export async function lockedLoads(storage: Storage, trx: Db, jobId: string, leas
     row = { swept_until: '' };
   }
   const cutoff = leaseCutoff(leaseMinutes);
-  if (cutoff > row.swept_until) {
-    let query = trx
-      .selectFrom('sessions')
-      .select('playlist_id')
-      .where('job_id', '=', jobId)
-      .where('created_at', '>', row.swept_until)
-      .where('created_at', '<=', cutoff)
-      .where('completed_at', 'is', null)
-      .where('preview', '=', 0);
-    // The expired sessions' rows locked: one completing meanwhile commits first and is no longer expired.
-    if (storage.dialect === 'postgres') query = query.forNoKeyUpdate();
-    const expired = new Map<number, number>();
-    for (const { playlist_id } of await query.execute()) expired.set(playlist_id, (expired.get(playlist_id) ?? 0) + 1);
-    for (const [playlistId, n] of [...expired].sort(([a], [b]) => a - b)) {
-      await trx.updateTable('playlist_loads').set((eb) => ({ running: eb('running', '-', n) })).where('playlist_id', '=', playlistId).execute();
-    }
-    await trx.updateTable('job_loads').set({ swept_until: cutoff }).where('job_id', '=', jobId).execute();
-  }
+  if (row.swept_until === '' || Date.parse(cutoff) - Date.parse(row.swept_until) >= SWEEP_EVERY_MS) await sweepLease(storage, trx, jobId, row.swept_until, cutoff);
   const loads = await trx.selectFrom('playlist_loads').select(['playlist_id', 'sessions', 'included', 'running']).where('job_id', '=', jobId).execute();
   return loads.map((l) => ({ id: l.playlist_id, load: Number(l.included) + Number(l.running), sessions: Number(l.sessions) }));
+}
+
+/** Takes the sessions created in (sweptUntil, cutoff] and still uncompleted off `running`. */
+async function sweepLease(storage: Storage, trx: Db, jobId: string, sweptUntil: string, cutoff: string): Promise<void> {
+  let expiredQuery = trx
+    .selectFrom('sessions')
+    .select('playlist_id')
+    .where('job_id', '=', jobId)
+    .where('created_at', '>', sweptUntil)
+    .where('created_at', '<=', cutoff)
+    .where('completed_at', 'is', null)
+    .where('preview', '=', 0);
+  // The expired sessions' rows locked: one completing meanwhile commits first and is no longer expired.
+  if (storage.dialect === 'postgres') expiredQuery = expiredQuery.forNoKeyUpdate();
+  const expired = new Map<number, number>();
+  for (const { playlist_id } of await expiredQuery.execute()) expired.set(playlist_id, (expired.get(playlist_id) ?? 0) + 1);
+  for (const [playlistId, n] of [...expired].sort(([a], [b]) => a - b)) {
+    await trx.updateTable('playlist_loads').set((eb) => ({ running: eb('running', '-', n) })).where('playlist_id', '=', playlistId).execute();
+  }
+  await trx.updateTable('job_loads').set({ swept_until: cutoff }).where('job_id', '=', jobId).execute();
 }
 
 /**
