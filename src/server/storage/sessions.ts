@@ -99,10 +99,11 @@ export interface OpenedSession {
 /**
  * The participant's session of this job: their unfinished one when they have it (found by any of their platform
  * ids, or by the token the page kept), else a new one with a fresh 256-bit token. AlreadyCompletedError when they
- * completed (or withdrew from) the job. Race-safe: the lookups, the choice and the insert happen in one short write transaction holding
- * the job's balancing counts (PostgreSQL row lock on job_loads; SQLite serializes writers), so concurrent calls (two
- * tabs, several server processes) see each other's sessions, and the unique (job, id) rows make a second session
- * impossible. Nothing in it reads more than the participant's own rows and one count row per playlist.
+ * completed (or withdrew from) the job. Race-safe: the lookups, the choice and the insert happen in one short write
+ * transaction holding the job's balancing counts (PostgreSQL row lock on job_loads; SQLite serializes writers), so
+ * concurrent calls (two tabs, several server processes) see each other's sessions, and the unique (job, id) rows make
+ * a second session impossible. Nothing in it reads more than the participant's own rows and one count row per
+ * playlist.
  */
 export async function openSession(storage: Storage, input: NewSession): Promise<OpenedSession> {
   const token = newSessionToken();
