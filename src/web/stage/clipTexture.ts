@@ -141,22 +141,19 @@ export class PixelsClipTexture implements ClipTexture {
   accept(frame: VideoFrame, index: number, events: ClipTextureEvents): PendingFrame {
     const pixels = this.free.pop() ?? this.allocate();
     const pending: PixelsFrame = { index, ready: false, pixels, dropped: false };
+    const copied = (failure: { error: unknown } | null) => {
+      frame.close();
+      if (this.released) return;
+      if (pending.dropped) this.recycle(pixels);
+      else if (failure) events.onError(failure.error instanceof Error ? failure.error : new Error(String(failure.error)));
+      else {
+        pending.ready = true;
+        events.onReady();
+      }
+    };
     frame.copyTo(pixels, RGBA_COPY).then(
-      () => {
-        frame.close();
-        if (this.released) return;
-        if (pending.dropped) this.recycle(pixels);
-        else {
-          pending.ready = true;
-          events.onReady();
-        }
-      },
-      (error: unknown) => {
-        frame.close();
-        if (this.released) return;
-        if (pending.dropped) this.recycle(pixels);
-        else events.onError(error instanceof Error ? error : new Error(String(error)));
-      },
+      () => copied(null),
+      (error: unknown) => copied({ error }),
     );
     return pending;
   }

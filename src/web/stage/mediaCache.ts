@@ -151,13 +151,6 @@ export class MediaCache {
     };
   }
 
-  /** Bytes of decoded frames the prepared clips hold now. */
-  clipBytes(): number {
-    let total = 0;
-    for (const entry of this.ready.values()) total += entry.heldBytes?.() ?? 0;
-    return total;
-  }
-
   /** Least recently used first: beyond the count cap any media, then beyond the byte budget clips only. */
   private evict(keep: ReadonlySet<string>): void {
     for (const [name, entry] of this.ready) {

@@ -390,10 +390,10 @@ export class StageEngine implements StageController {
       if (full) this.drawObjects();
       this.dirty = false;
       if (onset && run && this.hasGl()) {
-        this.readRow(0, 0, 1);
+        this.readRow(0, 0, this.pixel);
         run.sequencer.markOnsetRendered(performance.now());
       } else if (this.renderCosts && this.hasGl()) {
-        this.readRow(0, 0, 1);
+        this.readRow(0, 0, this.pixel);
         this.renderCosts.push(performance.now() - started);
       }
     }
@@ -554,18 +554,21 @@ export class StageEngine implements StageController {
     const resolution = this.app.renderer.resolution;
     for (const probe of this.probes.splice(0)) {
       try {
-        probe.resolve(this.readRow(Math.floor(probe.x * resolution), Math.floor(probe.y * resolution), probe.width));
+        probe.resolve(this.readRow(Math.floor(probe.x * resolution), Math.floor(probe.y * resolution), new Uint8Array(probe.width * 4)));
       } catch (error) {
         probe.reject(error);
       }
     }
   }
 
-  /** Read `width` device pixels of a row (from the top-left) of the frame just rendered; waits for the GPU. */
-  private readRow(x: number, y: number, width: number): Uint8Array {
+  /**
+   * Read device pixels of a row (from the top-left) of the frame just rendered into `pixels` (RGBA, as many as it
+   * holds); waits for the GPU. A probe gets a buffer of its own; the engine's own waits reuse one.
+   */
+  private readRow(x: number, y: number, pixels: Uint8Array): Uint8Array {
     const gl = (this.app.renderer as WebGLRenderer).gl;
     if (!gl) throw new Error('the stage needs the WebGL renderer');
-    const pixels = width === 1 ? this.pixel : new Uint8Array(width * 4);
+    const width = pixels.length / 4;
     const bound = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
     if (bound !== null) gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.readPixels(x, gl.drawingBufferHeight - 1 - y, width, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
