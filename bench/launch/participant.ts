@@ -1,3 +1,4 @@
+import { Agent } from 'node:http';
 import { BCHECK, timingEnvelopeOf } from '../../testkit/participants.js';
 import { send, sleep, type Answer } from '../shared/measure.js';
 
@@ -7,6 +8,7 @@ import { send, sleep, type Answer } from '../shared/measure.js';
  * journey loads lazily), the job, the browser check, the playlist, every media file once, then per stimulus a
  * think time and the answer with its timing envelope (a bubble participant first posts the play's mouse log,
  * 100–500 KB), and at the end the session logs and the code together. Every request is recorded with its route.
+ * Its requests go over kept connections, as a browser's do.
  */
 
 export interface Request {
@@ -58,6 +60,16 @@ function mouseLog(random: () => number) {
 }
 
 export async function runJourney(j: Journey): Promise<Outcome> {
+  // The participant's browser keeps its connections to the server open (HTTP/1.1 keep-alive, at most 6 per host).
+  const browser = new Agent({ keepAlive: true, maxSockets: 6 });
+  try {
+    return await journey(j, browser);
+  } finally {
+    browser.destroy();
+  }
+}
+
+async function journey(j: Journey, browser: Agent): Promise<Outcome> {
   const requests: Request[] = [];
   const acknowledged: Acknowledged = { ratings: [], screenings: [], sessionLogs: [] };
   const record = (route: string, a: Answer) => {
@@ -68,7 +80,7 @@ export async function runJourney(j: Journey): Promise<Outcome> {
     requests.push({ route, status: a.status, ms: a.ms, at: performance.now() - j.startedAt });
     return a;
   };
-  const call = (route: string, path: string, opts: Parameters<typeof send>[1] = {}) => send(`${j.base}${path}`, opts).then((a) => record(route, a));
+  const call = (route: string, path: string, opts: Parameters<typeof send>[1] = {}) => send(`${j.base}${path}`, { ...opts, agent: browser }).then((a) => record(route, a));
   const think = () => sleep(-Math.log(1 - j.random()) * j.thinkMs);
 
   for (const file of j.pageFiles) await call(file === '/' ? 'page' : 'static', file === '/' ? `/${j.playlistPath === 'getacr' ? 'acr' : 'bubble'}/${j.jobId}` : file, { headers: BR });

@@ -217,17 +217,21 @@ function statementProfile(storage: Storage | null) {
   })();
   return async () => {
     if (!storage || !(await available)) return null;
-    const { rows } = await sql<{ query: string; calls: string; total: number }>`
-      select query, calls, total_exec_time as total from ${view}
+    const { rows } = await sql<{ query: string; calls: string; total: number; plan: number }>`
+      select query, calls, total_exec_time as total, total_plan_time as plan from ${view}
       where dbid = (select oid from pg_database where datname = current_database()) order by total_exec_time desc`.execute(storage.db);
     const all = rows.reduce((sum, r) => sum + Number(r.total), 0);
     return {
       totalMs: Math.round(all),
-      top: rows.slice(0, 8).map((r) => ({
+      // Planning is counted only where pg_stat_statements.track_planning is on (0 otherwise).
+      planningMs: Math.round(rows.reduce((sum, r) => sum + Number(r.plan), 0)),
+      calls: rows.reduce((sum, r) => sum + Number(r.calls), 0),
+      top: rows.slice(0, 12).map((r) => ({
         statement: r.query.replace(/\s+/g, ' ').slice(0, 140),
         calls: Number(r.calls),
         totalMs: Math.round(Number(r.total)),
         meanMs: Math.round((Number(r.total) / Number(r.calls)) * 1000) / 1000,
+        planMs: Math.round(Number(r.plan)),
         share: Math.round((Number(r.total) / all) * 1000) / 1000,
       })),
     };
@@ -283,6 +287,7 @@ async function load(): Promise<void> {
     }
   });
   const cpuBefore = nodes.map((n) => cpuSeconds(n.pid)!);
+  const generatorBefore = process.cpuUsage();
   const postgresCpu = watchPostgres(dialect === 'postgres' ? observer : null, appName);
   const statements = statementProfile(dialect === 'postgres' ? observer : null);
 
@@ -307,6 +312,7 @@ async function load(): Promise<void> {
   await sleep(2500);
   running = false;
   const cpuAfter = nodes.map((n) => cpuSeconds(n.pid)!);
+  const generatorCpu = process.cpuUsage(generatorBefore);
   const pgCpu = await postgresCpu();
   const postgresStatements = await statements();
   for (const s of streams) s.destroy();
@@ -335,7 +341,7 @@ async function load(): Promise<void> {
     // The consoles watch the ACR job: its completions only.
     consoleLagMs: summary(consoleLag(completed.filter((o) => o.jobId === 'launch').map((o) => o.completedAt!), events)),
     ownerListing: summary(listings),
-    cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: dialect === 'postgres' ? perParticipantMs(pgCpu) : null },
+    cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: dialect === 'postgres' ? perParticipantMs(pgCpu) : null, generator: perParticipantMs((generatorCpu.user + generatorCpu.system) / 1e6) },
     // The first node's profile (--cpu-prof): where its time went, by function (self time).
     profile: args['cpu-prof'] ? await busiestProfile(profileDir) : null,
     postgresStatements,

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 
 /**
  * What the load benchmarks share (bench/participants, bench/launch): one HTTP request as a participant's browser
@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 
 export interface Answer {
   status: number;
+  /** The answer's text; for an encoded or binary answer (a compressed script, an image) only its size. */
   body: string;
   ms: number;
   cookie?: string;
@@ -18,26 +19,44 @@ export interface SendOptions {
   from?: string;
   body?: string | object;
   headers?: Record<string, string>;
+  /**
+   * The connections to send on, as a browser keeps them (bench:launch: one keep-alive agent per participant).
+   * Without one, each request opens a connection of its own.
+   */
+  agent?: Agent;
 }
 
-/** One request, timed from its start to the end of the answer's body; status 0 when it failed to connect. */
+/** Decoding an image or a compressed script as text is most of a load generator's CPU, and nothing reads it. */
+const isReadable = (headers: IncomingHttpHeaders) => !headers['content-encoding'] && /json|text/.test(headers['content-type'] ?? 'text');
+
+/**
+ * One request, timed from its start to the end of the answer's body; status 0 when it failed to connect. On a kept
+ * connection the server closed meanwhile (idle past its keep-alive timeout: ECONNRESET or EPIPE before any answer),
+ * it is sent once more, as browsers do; the server never read it (answers carry idempotency keys anyway).
+ */
 export function send(url: string, opts: SendOptions = {}): Promise<Answer> {
   const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const started = performance.now();
-  return new Promise((resolve) => {
-    // A connection per request (no keep-alive pool: a pooled socket the server already closed would fail the request).
-    const req = httpRequest(url, { method: opts.method ?? 'GET', agent: false, localAddress: opts.from, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] }));
+  const attempt = (retry: boolean): Promise<Answer> =>
+    new Promise((resolve) => {
+      // Without an agent, a connection per request (no shared pool: a pooled socket the server already closed would fail the request).
+      const req = httpRequest(url, { method: opts.method ?? 'GET', agent: opts.agent ?? false, localAddress: opts.from, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const body = isReadable(res.headers) ? bytes.toString('utf8') : `(${bytes.length} bytes)`;
+          resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] });
+        });
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (retry && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return resolve(attempt(false));
+        console.error(`request failed: ${opts.method ?? 'GET'} ${url}: ${error.message}`);
+        resolve({ status: 0, body: error.message, ms: performance.now() - started });
+      });
+      req.end(payload);
     });
-    req.on('error', (error) => {
-      console.error(`request failed: ${opts.method ?? 'GET'} ${url}: ${error.message}`);
-      resolve({ status: 0, body: error.message, ms: performance.now() - started });
-    });
-    req.end(payload);
-  });
+  return attempt(true);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

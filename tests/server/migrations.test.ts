@@ -65,3 +65,38 @@ it.each(DIALECTS)('%s: verdicts stored before the two verdicts split: a technica
     await database.drop();
   }
 });
+
+it.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL: logs are compressed with LZ4 from 018 (this server has it), and a log stored before reads back whole', async () => {
+  const schema = await createPgSchema('glimpse_lz4');
+  const storage = await openStorage({ databaseUrl: schema.url, migrate: false });
+  const compression = async () =>
+    (
+      await sql<{ col: string; c: string }>`select c.relname || '.' || a.attname as col, a.attcompression as c from pg_attribute a join pg_class c on c.oid = a.attrelid
+        where c.relnamespace = current_schema()::regnamespace and (c.relname, a.attname) in (('mouse_log_pages', 'text'), ('session_log_pages', 'text'), ('screenings', 'mouse_logs'), ('session_logs', 'body')) order by 1`.execute(storage.db)
+    ).rows;
+  try {
+    await migrateTo(storage.db, 'postgres', '017_open_session_function');
+    const at = '2026-01-01T00:00:00.000Z';
+    await storage.db.insertInto('jobs').values({ id: 'j', protocol: 'absolute_category_rating', fields: '{}', created_at: at, updated_at: at, status: 'open' } as never).execute();
+    const { id: playlist } = await storage.db.insertInto('playlists').values({ job_id: 'j', position: 0 }).returning('id').executeTakeFirstOrThrow();
+    const { id: session } = await storage.db.insertInto('sessions').values({ job_id: 'j', playlist_id: playlist, token: 't', platform: 'prolific', bcheck_id: null, free_task: 0, created_at: at, completed_at: null, verification_code: null } as never).returning('id').executeTakeFirstOrThrow();
+    // Large and compressible: TOAST compresses it (with pglz before 018).
+    const before = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ posX: i % 640, posY: i % 480, time: i })));
+    await storage.db.insertInto('session_logs').values({ session_id: session, body: before, created_at: at } as never).execute();
+    expect((await compression()).map((r) => r.c)).toEqual(['', '', '', '']);
+    await migrateToLatest(storage.db, 'postgres');
+    expect(await compression()).toEqual([
+      { col: 'mouse_log_pages.text', c: 'l' },
+      { col: 'screenings.mouse_logs', c: 'l' },
+      { col: 'session_log_pages.text', c: 'l' },
+      { col: 'session_logs.body', c: 'l' },
+    ]);
+    await storage.db.insertInto('session_logs').values({ session_id: session, body: `${before} `, created_at: at } as never).execute();
+    const methods = await sql<{ m: string | null; body: string }>`select pg_column_compression(body) as m, body from session_logs order by id`.execute(storage.db);
+    expect(methods.rows.map((r) => r.m)).toEqual(['pglz', 'lz4']);
+    expect(methods.rows.map((r) => r.body)).toEqual([before, `${before} `]);
+  } finally {
+    await storage.close();
+    await schema.drop();
+  }
+});

@@ -180,6 +180,21 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     expect(loads.stored.map((p) => p.sessions).sort()).toEqual([4, 5]);
   });
 
+  it('counts a job whose balancing counts were never built at its next arrival, and balances from them', async () => {
+    await ctx().importStudy(await writeStudy(study('uncounted')));
+    const db = ctx().storage.db;
+    for (const pid of ['U1', 'U2', 'U3']) expect((await getPlaylist(ctx().app, '/api/getacr/uncounted', `platform=prolific&PROLIFIC_PID=${pid}`)).statusCode).toBe(200);
+    // As a job imported before the counts existed: no job row, no playlist rows.
+    await db.deleteFrom('playlist_loads').where('job_id', '=', 'uncounted').execute();
+    await db.deleteFrom('job_loads').where('job_id', '=', 'uncounted').execute();
+    const answers = await Promise.all(['U4', 'U5', 'U6'].map((pid) => getPlaylist(ctx().app, '/api/getacr/uncounted', `platform=prolific&PROLIFIC_PID=${pid}`)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    const loads = await loadsAndRecount('uncounted');
+    expect(loads.stored).toEqual(loads.recounted);
+    expect(loads.stored.map((p) => p.sessions)).toEqual([3, 3]);
+    expect(await db.selectFrom('job_loads').select('job_id').where('job_id', '=', 'uncounted').execute()).toHaveLength(1);
+  });
+
   it('counts each session once when completions race the lease sweep and a recount (no job lock on completions)', async () => {
     await ctx().importStudy(await writeStudy(study('races')));
     const db = ctx().storage.db;

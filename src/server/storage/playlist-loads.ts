@@ -12,9 +12,11 @@ import { type Db, type SessionRow, type Storage } from './types.js';
  * since the last sweep).
  *
  * Locking (PostgreSQL): an arrival or a recount locks the job's `job_loads` row FOR UPDATE (sweep, choice, insert;
- * or the count). A completion or a verdict does not touch that lock (at 2,000 arrivals on 2 nodes, waiting for it
- * was 78 % of PostgreSQL's statement time when they took it FOR SHARE): each adds to its playlist's counts, a row
- * update, and the row locks decide the races:
+ * or the count). An arrival does it inside one call of the database function `glimpse_open_session` (migration
+ * 017, the twin of `lockedLoads` and sessions.ts's SQLite path), so the lock never waits on a round trip. A
+ * completion or a verdict does not touch that lock (at 2,000 arrivals on 2 nodes, waiting for it was 78 % of
+ * PostgreSQL's statement time when they took it FOR SHARE): each adds to its playlist's counts, a row update, and
+ * the row locks decide the races:
  * - sweep and completion: the sweep locks the expired sessions' rows (FOR NO KEY UPDATE) before it counts them, and
  *   a completion updates its session's row before it reads `swept_until`; whichever locks the session first, the
  *   other sees its commit (a completed session is not swept; a swept session's completion reads the new
@@ -33,7 +35,7 @@ export interface PlaylistLoad {
   sessions: number;
 }
 
-const leaseCutoff = (leaseMinutes: number) => new Date(Date.now() - leaseMinutes * 60_000).toISOString();
+export const leaseCutoff = (leaseMinutes: number) => new Date(Date.now() - leaseMinutes * 60_000).toISOString();
 
 /** The job's sweep point; `lock`: FOR UPDATE on PostgreSQL (SQLite serialises writers). */
 async function readLoads(storage: Storage, trx: Db, jobId: string, lock: boolean): Promise<{ swept_until: string } | undefined> {

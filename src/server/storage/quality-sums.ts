@@ -56,21 +56,20 @@ export async function allAcceptedSums(storage: Storage, jobId: string): Promise<
  */
 async function moveSession(trx: Db, jobId: string, own: ScoreSums, sign: 1 | -1): Promise<void> {
   const counted = await trx.updateTable('accepted_sessions').set((eb) => ({ sessions: eb('sessions', '+', sign) })).where('job_id', '=', jobId).executeTakeFirst();
-  if (Number(counted.numUpdatedRows) === 0) return;
-  // Sorted, so that two transactions never wait on each other's rows in opposite orders.
-  for (const stimulus of [...own.keys()].sort()) {
-    const { sum, n } = own.get(stimulus)!;
-    await trx
-      .insertInto('accepted_score_sums')
-      .values({ job_id: jobId, stimulus, score_sum: sign * sum, ratings: sign * n })
-      .onConflict((oc) =>
-        oc.columns(['job_id', 'stimulus']).doUpdateSet((eb) => ({
-          score_sum: eb('accepted_score_sums.score_sum', '+', sign * sum),
-          ratings: eb('accepted_score_sums.ratings', '+', sign * n),
-        })),
-      )
-      .execute();
-  }
+  if (Number(counted.numUpdatedRows) === 0 || own.size === 0) return;
+  // One statement for every stimulus: the job's row above stays locked until the commit, so every round trip after
+  // it would keep the job's other verdicts waiting (sorted: rows are taken in one order).
+  const rows = [...own.keys()].sort().map((stimulus) => ({ job_id: jobId, stimulus, score_sum: sign * own.get(stimulus)!.sum, ratings: sign * own.get(stimulus)!.n }));
+  await trx
+    .insertInto('accepted_score_sums')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['job_id', 'stimulus']).doUpdateSet((eb) => ({
+        score_sum: eb('accepted_score_sums.score_sum', '+', eb.ref('excluded.score_sum')),
+        ratings: eb('accepted_score_sums.ratings', '+', eb.ref('excluded.ratings')),
+      })),
+    )
+    .execute();
 }
 
 const verdictRow = (session: Pick<SessionRow, 'id' | 'job_id'>, verdict: Verdict) => ({

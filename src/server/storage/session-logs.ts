@@ -27,7 +27,7 @@ export async function storeSessionLogs(storage: Storage, session: SessionRow, lo
   const bytes = logsJson.length;
   if (bytes <= LOG_PAGE_BYTES) return storage.write((trx) => commitLog(trx, storage, session, summary, bytes, { body: logsJson.toString('utf8'), logKey: null }));
   // Refused before its turn and its pages when the session is past its quota already (checked again at commit).
-  await checkQuota(storage.db, storage, session, bytes);
+  await checkQuota(storage.db, storage, session, bytes, false);
   return storeInPages(
     storage,
     'session_log_pages',
@@ -47,10 +47,11 @@ function refuseAfterCompletion(session: SessionRow): void {
 /**
  * Counted in the transaction that writes, after locking the session's row (PostgreSQL; SQLite's writes are
  * serialised): posts sent at once cannot all read the same count and overrun the quota. FOR NO KEY UPDATE: the
- * answers of the session (whose foreign key takes a key-share lock on that row) never wait for a log.
+ * answers of the session (whose foreign key takes a key-share lock on that row) never wait for a log. `lock` false:
+ * the early check of a paged log, outside any transaction, which the commit's check repeats under the lock.
  */
-async function checkQuota(trx: Db, storage: Storage, session: SessionRow, bytes: number): Promise<void> {
-  if (storage.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', session.id).forNoKeyUpdate().execute();
+async function checkQuota(trx: Db, storage: Storage, session: SessionRow, bytes: number, lock = true): Promise<void> {
+  if (lock && storage.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', session.id).forNoKeyUpdate().execute();
   const used = await trx
     .selectFrom('session_logs')
     // The stored size: `bytes` (paged logs have an empty body), else octet_length (SQLite's length() of text counts

@@ -1,7 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
 import { PLATFORMS, type Platform } from '../../contract/platforms.js';
 import { normaliseParticipantId, participantHashes } from './participant-ids.js';
-import { countCompletion, countNewSession, leastLoaded, lockedLoads, type PlaylistLoad } from './playlist-loads.js';
+import { countCompletion, countNewSession, leaseCutoff, leastLoaded, lockedLoads, rebuildLoads, SWEEP_EVERY_MS, type PlaylistLoad } from './playlist-loads.js';
 import { hasWithdrawn } from './tombstones.js';
 import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
@@ -100,18 +101,24 @@ export interface OpenedSession {
  * The participant's session of this job: their unfinished one when they have it (found by any of their platform
  * ids, or by the token the page kept), else a new one with a fresh 256-bit token. AlreadyCompletedError when they
  * completed (or withdrew from) the job. Race-safe: the lookups, the choice and the insert happen in one short write
- * transaction holding the job's balancing counts (PostgreSQL row lock on job_loads; SQLite serializes writers), so
- * concurrent calls (two tabs, several server processes) see each other's sessions, and the unique (job, id) rows make
- * a second session impossible. Nothing in it reads more than the participant's own rows and one count row per
- * playlist.
+ * transaction holding the job's balancing counts (PostgreSQL: the job_loads row lock, taken and released inside one
+ * call of a database function; SQLite serializes writers), so concurrent calls (two tabs, several server processes)
+ * see each other's sessions, and the unique (job, id) rows make a second session impossible. Nothing in it reads
+ * more than the participant's own rows and one count row per playlist.
  */
 export async function openSession(storage: Storage, input: NewSession): Promise<OpenedSession> {
-  const token = newSessionToken();
   const preview = input.preview === true;
   const hashes = preview ? [] : participantHashes(identityIds(input.identity));
   // Before the job's lock, which arrivals queue on (a withdrawal of this very participant landing between this check
   // and their new session is the one race left open: a person does not withdraw while starting again).
   if (await hasWithdrawnAny(storage.db, input.jobId, input.identity)) throw new AlreadyCompletedError();
+  return storage.dialect === 'postgres' ? openSessionInDatabase(storage, input, hashes) : openSessionInTransaction(storage, input, hashes);
+}
+
+/** SQLite: the decision in a write transaction (SQLite serialises writers, in this process, with no round trip). */
+function openSessionInTransaction(storage: Storage, input: NewSession, hashes: string[]): Promise<OpenedSession> {
+  const preview = input.preview === true;
+  const token = newSessionToken();
   return storage.write(async (trx) => {
     const loads = await lockedLoads(storage, trx, input.jobId, input.leaseMinutes);
     const known = hashes.length === 0
@@ -149,10 +156,8 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
     }
     if (input.acceptsNew === false && !preview) throw new JobNotOpenError();
     const chosen = leastLoaded(loads, input.playlistId);
-    if (!chosen) throw new Error(`job ${input.jobId} has no playlist${input.playlistId === null ? '' : ` ${input.playlistId}`}`);
-    if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted && !preview) {
-      throw new StudyFullError(input.playlistId === null ? `every playlist of job ${input.jobId} has its ${input.targetAccepted} observers` : `playlist ${chosen.id} has its ${input.targetAccepted} observers`);
-    }
+    if (!chosen) throw noPlaylist(input);
+    if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted && !preview) throw studyFull(input, chosen.id);
     const playlistId = chosen.id;
     const { id } = await trx
       .insertInto('sessions')
@@ -192,6 +197,51 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
     }
     return { id, token, playlistId, resumed: false };
   });
+}
+
+const noPlaylist = (input: NewSession) => new Error(`job ${input.jobId} has no playlist${input.playlistId === null ? '' : ` ${input.playlistId}`}`);
+const studyFull = (input: NewSession, playlistId: number) =>
+  new StudyFullError(input.playlistId === null ? `every playlist of job ${input.jobId} has its ${input.targetAccepted} observers` : `playlist ${playlistId} has its ${input.targetAccepted} observers`);
+
+/**
+ * PostgreSQL: the same decision in one call of the database function `glimpse_open_session` (migration 017), so
+ * that the job's lock is held for its statements only, not across round trips to this process (a loaded event loop
+ * answers each one late, and every arrival of the job waits meanwhile). A job whose counts were never built gets
+ * them first (the function says so), then the call is made again.
+ */
+async function openSessionInDatabase(storage: Storage, input: NewSession, hashes: string[], counted = false): Promise<OpenedSession> {
+  const preview = input.preview === true;
+  const token = newSessionToken();
+  const cutoff = leaseCutoff(input.leaseMinutes);
+  const sweepBefore = new Date(Date.parse(cutoff) - SWEEP_EVERY_MS).toISOString();
+  const i = input.identity;
+  const { rows } = await sql<{ outcome: string; o_session_id: number | null; o_token: string | null; o_playlist_id: number | null }>`
+    select outcome, o_session_id, o_token, o_playlist_id from glimpse_open_session(
+      ${input.jobId}::text, ${cutoff}::text, ${sweepBefore}::text, ${hashes}::text[], ${input.resumeToken ?? null}::text,
+      ${preview ? 1 : 0}::integer, ${input.acceptsNew !== false}::boolean, ${input.targetAccepted ?? null}::integer,
+      ${input.playlistId}::integer, ${token}::text, ${i.platform}::text, ${input.bcheckId}::integer,
+      ${input.freeTask ? 1 : 0}::integer, ${nowIso()}::text, ${participantKey(i)}::text, ${i.workerId ?? null}::text,
+      ${i.assignmentId ?? null}::text, ${i.hitId ?? null}::text, ${i.turkSubmitTo ?? null}::text, ${i.PROLIFIC_PID ?? null}::text,
+      ${i.STUDY_ID ?? null}::text, ${i.SESSION_ID ?? null}::text, ${i.email ?? null}::text)`.execute(storage.db);
+  const r = rows[0]!;
+  switch (r.outcome) {
+    case 'opened':
+    case 'resumed':
+      return { id: r.o_session_id!, token: r.o_token!, playlistId: r.o_playlist_id!, resumed: r.outcome === 'resumed' };
+    case 'completed':
+      throw new AlreadyCompletedError();
+    case 'not_open':
+      throw new JobNotOpenError();
+    case 'full':
+      throw studyFull(input, r.o_playlist_id!);
+    case 'no_playlist':
+      throw noPlaylist(input);
+    case 'uncounted':
+      if (counted) break;
+      await storage.write((trx) => rebuildLoads(storage, trx, input.jobId));
+      return openSessionInDatabase(storage, input, hashes, true);
+  }
+  throw new Error(`glimpse_open_session answered ${r.outcome} for job ${input.jobId}`);
 }
 
 /**
@@ -267,14 +317,18 @@ export function newVerificationCode(): string {
 /** Marks the session completed with a new code unless it already has one; returns the stored (stable) code. */
 export async function completeSession(storage: Storage, sessionId: number): Promise<string> {
   return storage.write(async (trx) => {
-    const session = await trx.selectFrom('sessions').select(['job_id', 'playlist_id', 'created_at', 'preview']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+    // One statement completes and reads what the count needs: fewer round trips while the session's row is locked.
     const completed = await trx
       .updateTable('sessions')
       .set({ completed_at: nowIso(), verification_code: newVerificationCode() })
       .where('id', '=', sessionId)
       .where('verification_code', 'is', null)
+      .returning(['job_id', 'playlist_id', 'created_at', 'preview', 'verification_code'])
       .executeTakeFirst();
-    if (Number(completed.numUpdatedRows) === 1 && session.preview === 0) await countCompletion(storage, trx, session);
+    if (completed) {
+      if (completed.preview === 0) await countCompletion(storage, trx, completed);
+      return completed.verification_code!;
+    }
     const row = await trx.selectFrom('sessions').select('verification_code').where('id', '=', sessionId).executeTakeFirstOrThrow();
     return row.verification_code!;
   });
