@@ -16,7 +16,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -85,6 +85,28 @@ function cpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** The machine's CPU ticks so far (/proc/stat): all of them, the busy ones, and those stolen by the hypervisor. */
+function hostTicks(): { total: number; busy: number; steal: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number) as number[];
+  const busy = user! + nice! + system! + irq! + softirq!;
+  return { total: busy + idle! + iowait! + steal!, busy, steal: steal! };
+}
+
+/**
+ * How fast this host runs the server's kind of work, measured before the load: the median of 5 times of one fixed
+ * task (JSON of 2,000 ratings written and read 20 times). Hosts of the same nominal size differ by up to 2× here,
+ * so launch figures from two days are compared through it.
+ */
+function calibrationMs(): number {
+  const ratings = Array.from({ length: 2000 }, (_, i) => ({ stimuli_id: i, session_id: 7, rating: (i % 5) + 1, timing: { shownAt: i * 16.7, frames: 120, refreshHz: 60 } }));
+  const times = Array.from({ length: 5 }, () => {
+    const t = performance.now();
+    for (let r = 0; r < 20; r++) JSON.parse(JSON.stringify(ratings));
+    return performance.now() - t;
+  });
+  return Math.round(times.sort((a, b) => a - b)[2]! * 10) / 10;
 }
 
 /** Test media (JPEG, 960×540, ~50–90 KB each), an ACR study and a bubble study over them. */
@@ -286,6 +308,8 @@ async function load(): Promise<void> {
       await sleep(200);
     }
   });
+  const calibration = calibrationMs();
+  const hostBefore = hostTicks();
   const cpuBefore = nodes.map((n) => cpuSeconds(n.pid)!);
   const generatorBefore = process.cpuUsage();
   const postgresCpu = watchPostgres(dialect === 'postgres' ? observer : null, appName);
@@ -312,6 +336,7 @@ async function load(): Promise<void> {
   await sleep(2500);
   running = false;
   const cpuAfter = nodes.map((n) => cpuSeconds(n.pid)!);
+  const hostAfter = hostTicks();
   const generatorCpu = process.cpuUsage(generatorBefore);
   const pgCpu = await postgresCpu();
   const postgresStatements = await statements();
@@ -326,12 +351,21 @@ async function load(): Promise<void> {
   const requests = outcomes.flatMap((o) => o.requests);
   const routes = [...new Set(requests.map((r) => r.route))];
   const completed = outcomes.filter((o) => o.completedAt !== null);
+  const share = (part: number, whole: number) => Math.round((part / Math.max(1, whole)) * 1000) / 1000;
   const perParticipantMs = (cpu: number) => Math.round((cpu / Math.max(1, completed.length)) * 1000 * 10) / 10;
   const result = {
     benchmark: 'launch day: Poisson arrivals running the whole journey, two consoles watching, the owner listing participants',
     date: new Date().toISOString(),
     settings: { arrivals, overS, thinkMs: Number(args.think), bubbleShare, nodes: nodesWanted, database: dialect, consoles: Number(args.consoles) },
     loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
+    // The host: its speed before the load (calibrationMs, lower is faster), and how busy its cores were during it.
+    host: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      calibrationMs: calibration,
+      busyShare: share(hostAfter.busy - hostBefore.busy, hostAfter.total - hostBefore.total),
+      stealShare: share(hostAfter.steal - hostBefore.steal, hostAfter.total - hostBefore.total),
+    },
     elapsedS: Math.round(elapsedS),
     completions: completed.length,
     errorsByStatus: countByStatus(requests.filter((r) => r.status < 200 || r.status >= 400)),

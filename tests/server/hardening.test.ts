@@ -209,6 +209,30 @@ describe('rate limits and timeouts', () => {
     expect(await countRows(storage, 'bchecks')).toBe(0);
   });
 
+  it('answers a request that has arrived whole even when its answer takes longer than the idle timeout, and still cuts off the next request on that socket if it stalls', async () => {
+    await server({ idleTimeoutMs: 300 });
+    // An answer that waits its turn (as a paged mouse log does in its queue at saturation).
+    app.get('/slow-answer', async () => new Promise((resolve) => setTimeout(() => resolve({ answered: true }), 900)));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    const started = Date.now();
+    const events: string[] = [];
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('data', (chunk) => {
+      const text = chunk.toString();
+      events.push(text.startsWith('HTTP/1.1 200') && text.endsWith('{"answered":true}') ? 'answered' : text.slice(0, 12));
+      // The next request on the kept socket stops sending its body.
+      socket.write('POST /api/bchecks/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"b_name":');
+    });
+    socket.write('GET /slow-answer HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed;
+    expect(events[0]).toBe('answered');
+    expect(events.slice(1).every((text) => text.startsWith('HTTP/1.1 408'))).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await countRows(storage, 'bchecks')).toBe(0);
+  });
+
   it('answers a 12 MB junk body without its token before the body is sent, and answers other requests while it parses one with its token', async () => {
     await server({});
     await app.listen({ host: '127.0.0.1', port: 0 });
