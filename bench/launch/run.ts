@@ -217,7 +217,8 @@ function watchPostgres(storage: Storage | null, appName: string) {
   return async () => {
     running = false;
     await done;
-    return [...last].reduce((s, [pid, cpu]) => s + cpu - first.get(pid)!, 0);
+    // backends: how many the run's connections used (a pool that closes idle connections opens new ones).
+    return { cpu: [...last].reduce((s, [pid, cpu]) => s + cpu - first.get(pid)!, 0), backends: first.size };
   };
 }
 
@@ -375,9 +376,10 @@ async function load(): Promise<void> {
     // The consoles watch the ACR job: its completions only.
     consoleLagMs: summary(consoleLag(completed.filter((o) => o.jobId === 'launch').map((o) => o.completedAt!), events)),
     ownerListing: summary(listings),
-    cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: dialect === 'postgres' ? perParticipantMs(pgCpu) : null, generator: perParticipantMs((generatorCpu.user + generatorCpu.system) / 1e6) },
+    cpuPerParticipantMs: { nodes: nodes.map((_, i) => perParticipantMs(cpuAfter[i]! - cpuBefore[i]!)), postgres: dialect === 'postgres' ? perParticipantMs(pgCpu.cpu) : null, generator: perParticipantMs((generatorCpu.user + generatorCpu.system) / 1e6) },
     // The first node's profile (--cpu-prof): where its time went, by function (self time).
     profile: args['cpu-prof'] ? await busiestProfile(profileDir) : null,
+    postgresBackends: dialect === 'postgres' ? pgCpu.backends : null,
     postgresStatements,
   };
   await mkdir('bench/results', { recursive: true });
