@@ -88,7 +88,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Every body the event loop parses is small (its cost is bounded); larger ones name their limit (ratings, logs,
     // uploads) and are parsed off the loop.
     bodyLimit: 64 * 1024,
-    // Slow clients are cut off: a whole request within requestTimeout, no socket idle for a minute while it arrives.
+    // Slow clients are cut off: a whole request within requestTimeout, no socket idle for a minute while a request
+    // arrives or its answer is sent (security.ts).
     requestTimeout: opts.requestTimeoutMs ?? 120_000,
     connectionTimeout: opts.idleTimeoutMs ?? 60_000,
     keepAliveTimeout: 10_000,
@@ -109,14 +110,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('jsonPool', jsonPool);
   app.addHook('onClose', () => jsonPool.close());
   registerErrorHandler(app);
-  // The idle timeout guards a request's arrival only. Node's server.timeout would also end a socket whose answer
-  // is still being worked on ("socket hang up" at the client, nothing acknowledged): a mouse log waiting its turn
-  // in the paged queue at saturation. Once the whole request is in, its answer takes the time it needs; Node sets
-  // the timeout again for the next request on the socket.
-  app.addHook('preHandler', (request, _reply, next) => {
-    if (request.raw.complete) request.raw.socket?.setTimeout(0);
-    next();
-  });
   // What a killed process left in the media store's staging folder: committed imports finished, the rest removed.
   const recovered = await recoverStaging(opts.storage, opts.mediaDir);
   if (recovered.completed.length > 0 || recovered.removed > 0) app.log.warn(recovered, 'staging left by a stopped process recovered');

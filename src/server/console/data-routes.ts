@@ -23,6 +23,7 @@ import { importStudy, StudyConflictError } from '../study/import.js';
 import { StudyValidationError } from '../study/validate.js';
 import { requireRole } from './auth.js';
 import { byteCounter, DiskBudget, unpackStudyZip, type UploadLimits } from './study-zip.js';
+import { requestArrived } from '../plugins/security.js';
 
 const cannotCreate = () => new HttpError(403, 'CANNOT_CREATE_STUDIES', 'only administrators and accounts allowed to create studies may upload a new study (cli user grant EMAIL creator)');
 
@@ -85,6 +86,8 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       const zip = join(folder, 'study.zip');
       await pipeline(part.file, byteCounter(lease.take), createWriteStream(zip));
       if (part.file.truncated) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `the archive is larger than ${limits.zipBytes} bytes`);
+      // Unpacking and importing a large study can take longer than the idle timeout.
+      requestArrived(request);
       const studyFile = await unpackStudyZip(zip, join(folder, 'study'), limits, lease.take);
       await rm(zip);
       const studyId = (await readStudyId(studyFile)) ?? '';

@@ -9,6 +9,7 @@ import { findJob, jobSummaries, type StoredJob } from '../storage/jobs.js';
 import { jobsOfUser, setJobStatus, type JobRole } from '../storage/users.js';
 import { withdraw } from '../storage/withdrawals.js';
 import { CONSOLE_COOKIE, requireRole, streamStillAllowed } from './auth.js';
+import { guardSending } from '../plugins/security.js';
 import { LiveStatsHub, type LiveStreamLimits } from './live-stats.js';
 import { jobStats } from './stats.js';
 import { analysisFormatsOf } from '../export/analysis-formats.js';
@@ -144,6 +145,7 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
       end: () => raw.end(),
     });
     reply.hijack();
+    guardSending(app, request);
     raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     request.raw.on('close', stop);
   });

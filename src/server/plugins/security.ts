@@ -12,7 +12,11 @@ import { HttpError } from '../errors.js';
  *   browser checks, consents or answers through a participant's browser (`no-cors` text/plain posts included).
  *   Requests without an Origin header (scripts, curl) are not browsers' cross-site requests and pass;
  * - rate limits (@fastify/rate-limit, per client address, in memory: each node counts its own) on what creates
- *   rows without a session: playlist calls (sessions) and consent forms. Routes opt in with `config.rateLimit`.
+ *   rows without a session: playlist calls (sessions) and consent forms. Routes opt in with `config.rateLimit`;
+ * - the idle timeout (Fastify's connectionTimeout, Node's server.timeout) guards a request's arrival and its
+ *   answer's sending (a client that stops reading), not the server's own work between them: Node would otherwise
+ *   end a socket whose answer is still being worked on ("socket hang up" at the client, nothing acknowledged), a
+ *   mouse log waiting its turn in the paged queue at saturation. Node sets it again for the socket's next request.
  */
 
 export interface RateLimits {
@@ -27,7 +31,28 @@ export const DEFAULT_RATE_LIMITS: RateLimits = { sessionsPerMinute: 300, consent
 
 const MTURK_SUBMIT = ['https://www.mturk.com', 'https://workersandbox.mturk.com'];
 
+/** (A request injected in process, app.inject, has a socket of light-my-request's without timeouts.) */
+const setIdleTimeout = (request: FastifyRequest, ms: number) => request.raw.socket?.setTimeout?.(ms);
+
+/** The request has arrived whole: no idle timeout while the server works on its answer (an upload read by its handler calls it itself). */
+export function requestArrived(request: FastifyRequest): void {
+  setIdleTimeout(request, 0);
+}
+
+/** The idle timeout again, as an answer starts to be sent (a hijacked reply, which skips onSend, calls it itself). */
+export function guardSending(app: FastifyInstance, request: FastifyRequest): void {
+  setIdleTimeout(request, app.server.timeout);
+}
+
 export async function registerSecurity(app: FastifyInstance, opts: { mediaBaseUrl: string; rateLimits: RateLimits | false }): Promise<void> {
+  app.addHook('preHandler', (request, _reply, next) => {
+    if (request.raw.complete) requestArrived(request);
+    next();
+  });
+  app.addHook('onSend', (request, _reply, payload, next) => {
+    guardSending(app, request);
+    next(null, payload);
+  });
   const mediaOrigin = /^https?:\/\//.test(opts.mediaBaseUrl) ? [new URL(opts.mediaBaseUrl).origin] : [];
   // helmet's middleware, built once: @fastify/helmet builds it again on every request (parsing the policy each
   // time), which was 8 % of the server's CPU per rating in bench/api.
