@@ -145,7 +145,7 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
       end: () => raw.end(),
     });
     reply.hijack();
-    guardSending(app, request);
+    guardSending(request);
     raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     request.raw.on('close', stop);
   });

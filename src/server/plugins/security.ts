@@ -40,8 +40,8 @@ export function requestArrived(request: FastifyRequest): void {
 }
 
 /** The idle timeout again, as an answer starts to be sent (a hijacked reply, which skips onSend, calls it itself). */
-export function guardSending(app: FastifyInstance, request: FastifyRequest): void {
-  setIdleTimeout(request, app.server.timeout);
+export function guardSending(request: FastifyRequest): void {
+  setIdleTimeout(request, request.server.server.timeout);
 }
 
 export async function registerSecurity(app: FastifyInstance, opts: { mediaBaseUrl: string; rateLimits: RateLimits | false }): Promise<void> {
@@ -50,7 +50,7 @@ export async function registerSecurity(app: FastifyInstance, opts: { mediaBaseUr
     next();
   });
   app.addHook('onSend', (request, _reply, payload, next) => {
-    guardSending(app, request);
+    guardSending(request);
     next(null, payload);
   });
   const mediaOrigin = /^https?:\/\//.test(opts.mediaBaseUrl) ? [new URL(opts.mediaBaseUrl).origin] : [];
