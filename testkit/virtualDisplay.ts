@@ -61,6 +61,7 @@ export interface DisplayFrame {
   periodMs: number;
   /** Chromium drew something new in this frame. */
   hasDamage: boolean;
+  /** What the screen showed in this frame (with `capture`): when Chromium did not redraw, the previous picture. */
   png: Buffer | null;
 }
 
@@ -89,6 +90,8 @@ export class VirtualDisplay {
   private periodMs: number;
   private vsyncZeroMs: number;
   private lastTimeMs = -Infinity;
+  /** The PNG of the last frame sent, null when it was sent without capture. */
+  private lastPng: Buffer | null = null;
 
   private constructor(
     private readonly process: ChildProcess,
@@ -180,19 +183,9 @@ export class VirtualDisplay {
       this.sessionId,
     );
     this.framesSent += 1;
-    // DevTools: "capturing a screenshot can fail ... In such a case, no screenshot data will be returned". The frame
-    // is drawn and cannot be sent again, so the caller learns at once which frame lost its capture (seen once in CI).
-    if (options.capture && !result.screenshotData) {
-      throw new Error(`frame ${this.framesSent} (vsync ${this.vsync}) was drawn but Chromium returned no screenshot of it (hasDamage ${result.hasDamage})`);
-    }
-    return {
-      index: this.framesSent,
-      vsync: this.vsync,
-      timeMs,
-      periodMs: this.periodMs,
-      hasDamage: result.hasDamage,
-      png: result.screenshotData ? Buffer.from(result.screenshotData, 'base64') : null,
-    };
+    const png = options.capture ? pictureOfFrame(result, this.lastPng, `frame ${this.framesSent} (vsync ${this.vsync})`) : null;
+    this.lastPng = png;
+    return { index: this.framesSent, vsync: this.vsync, timeMs, periodMs: this.periodMs, hasDamage: result.hasDamage, png };
   }
 
   /** Sends `count` frames (the same options for each). */
@@ -286,6 +279,19 @@ export class VirtualDisplay {
     }
     return { value: await watched, frames };
   }
+}
+
+/**
+ * The picture a captured frame showed. A capture is a copy request that itself makes the display draw, so Chromium
+ * almost always returns one (DevTools: capturing "can fail"; seen about once in a few CI runs). Without one:
+ * - no damage: the display drew nothing in this frame, so the screen still shows the previous frame's picture;
+ * - damage, or no previous captured frame to stand for it: what was shown is unknown, and the frame cannot be sent
+ *   again, so the caller learns at once which frame lost its capture.
+ */
+export function pictureOfFrame(result: { hasDamage: boolean; screenshotData?: string }, previous: Buffer | null, name: string): Buffer {
+  if (result.screenshotData) return Buffer.from(result.screenshotData, 'base64');
+  if (!result.hasDamage && previous) return previous;
+  throw new Error(`${name} was drawn but Chromium returned no screenshot of it (hasDamage ${result.hasDamage}${previous ? '' : ', no previous capture'})`);
 }
 
 function periodOf(hz: number): number {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt, codeColor, codeHex, decodeColor, decodePng, MAX_CODE } from '../../testkit/frameCode';
-import { VirtualDisplay } from '../../testkit/virtualDisplay';
+import { pictureOfFrame, VirtualDisplay } from '../../testkit/virtualDisplay';
 
 const PAGE = `data:text/html,${encodeURIComponent(`<!doctype html><body style="margin:0;background:#808080">
 <div id="box" style="position:absolute;left:10px;top:10px;width:40px;height:40px"></div>
@@ -26,6 +26,21 @@ describe('frame code', () => {
   });
 });
 
+describe('the picture of a captured frame', () => {
+  const previous = Buffer.from('the previous picture');
+  it('is the screenshot Chromium returned', () => {
+    const png = pictureOfFrame({ hasDamage: true, screenshotData: Buffer.from('new').toString('base64') }, previous, 'frame 9');
+    expect(png.toString()).toBe('new');
+  });
+  it('is the previous picture when Chromium drew nothing and returned no screenshot', () => {
+    expect(pictureOfFrame({ hasDamage: false }, previous, 'frame 9')).toBe(previous);
+  });
+  it('is unknown, and named, when Chromium drew but returned no screenshot, or no earlier capture stands for it', () => {
+    expect(() => pictureOfFrame({ hasDamage: true }, previous, 'frame 9 (vsync 9)')).toThrow('frame 9 (vsync 9) was drawn but Chromium returned no screenshot of it (hasDamage true)');
+    expect(() => pictureOfFrame({ hasDamage: false }, null, 'frame 1 (vsync 1)')).toThrow('frame 1 (vsync 1) was drawn but Chromium returned no screenshot of it (hasDamage false, no previous capture)');
+  });
+});
+
 describe('virtual display', () => {
   let display: VirtualDisplay;
   beforeAll(async () => {
@@ -36,7 +51,8 @@ describe('virtual display', () => {
     await display?.close();
   });
 
-  // Retried once: Chromium may return no screenshot of a frame it drew (virtualDisplay.ts throws then; once in CI).
+  // Retried once: Chromium may return no screenshot of a frame it drew (this page draws in every frame, so
+  // virtualDisplay.ts throws then; once in CI).
   it('draws one rAF per frame sent, at the times sent, and captures what each frame drew', { retry: 1 }, async () => {
     const before = await display.read(() => (window as unknown as { stamps: number[] }).stamps.length, null);
     const frames = [];
