@@ -291,7 +291,26 @@ export class VirtualDisplay {
 export function pictureOfFrame(result: { hasDamage: boolean; screenshotData?: string }, previous: Buffer | null, name: string): Buffer {
   if (result.screenshotData) return Buffer.from(result.screenshotData, 'base64');
   if (!result.hasDamage && previous) return previous;
-  throw new Error(`${name} was drawn but Chromium returned no screenshot of it (hasDamage ${result.hasDamage}${previous ? '' : ', no previous capture'})`);
+  throw new LostCaptureError(`${name} was drawn but Chromium returned no screenshot of it (hasDamage ${result.hasDamage}${previous ? '' : ', no previous capture'})`);
+}
+
+/** Chromium drew a frame and returned no picture of it: the harness lost a capture; the page lost nothing. */
+export class LostCaptureError extends Error {
+  override name = 'LostCaptureError';
+}
+
+/**
+ * Runs `attempt` once more when the harness lost a capture (LostCaptureError), never on any other failure: for a
+ * check that starts from a fresh display, so a second attempt repeats it whole.
+ */
+export async function againOnLostCapture<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof LostCaptureError)) throw error;
+    console.warn(`virtual display: ${error.message}; the check runs once more from a fresh display`);
+    return attempt();
+  }
 }
 
 function periodOf(hz: number): number {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt, codeColor, codeHex, decodeColor, decodePng, MAX_CODE } from '../../testkit/frameCode';
-import { pictureOfFrame, VirtualDisplay } from '../../testkit/virtualDisplay';
+import { againOnLostCapture, LostCaptureError, pictureOfFrame, VirtualDisplay } from '../../testkit/virtualDisplay';
 
 const PAGE = `data:text/html,${encodeURIComponent(`<!doctype html><body style="margin:0;background:#808080">
 <div id="box" style="position:absolute;left:10px;top:10px;width:40px;height:40px"></div>
@@ -38,6 +38,19 @@ describe('the picture of a captured frame', () => {
   it('is unknown, and named, when Chromium drew but returned no screenshot, or no earlier capture stands for it', () => {
     expect(() => pictureOfFrame({ hasDamage: true }, previous, 'frame 9 (vsync 9)')).toThrow('frame 9 (vsync 9) was drawn but Chromium returned no screenshot of it (hasDamage true)');
     expect(() => pictureOfFrame({ hasDamage: false }, null, 'frame 1 (vsync 1)')).toThrow('frame 1 (vsync 1) was drawn but Chromium returned no screenshot of it (hasDamage false, no previous capture)');
+  });
+  it('makes a check run once more, and only when a capture was lost', async () => {
+    const runs = (failures: Error[]) => {
+      let n = 0;
+      return { attempt: async () => (n < failures.length ? Promise.reject(failures[n++]) : `passed after ${n}`), count: () => n };
+    };
+    const lostOnce = runs([new LostCaptureError('frame 3 lost')]);
+    expect(await againOnLostCapture(lostOnce.attempt)).toBe('passed after 1');
+    const lostTwice = runs([new LostCaptureError('frame 3 lost'), new LostCaptureError('frame 9 lost')]);
+    await expect(againOnLostCapture(lostTwice.attempt)).rejects.toThrow('frame 9 lost');
+    const wrongCadence = runs([new Error('expected 3 refreshes, got 2')]);
+    await expect(againOnLostCapture(wrongCadence.attempt)).rejects.toThrow('expected 3 refreshes, got 2');
+    expect(wrongCadence.count()).toBe(1);
   });
 });
 

@@ -4,6 +4,7 @@
  * 8 black/white blocks) while every display frame is sent at a chosen refresh rate and captured. What each refresh
  * showed is read from the captured pixels, never from the page: the cadence is checked against clip frame k first
  * on screen at refresh ceil(k·R/f) from the onset, and the stage's record must say exactly what the capture saw.
+ * Each check starts from a fresh display and runs once more if Chromium lost a capture (againOnLostCapture).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBenchPage, type ServedBenchPage } from '../../../bench/timing/benchPage';
 import { decodePng, type RgbaImage } from '../../../testkit/frameCode';
-import { VirtualDisplay, type DisplayFrame } from '../../../testkit/virtualDisplay';
+import { againOnLostCapture, VirtualDisplay, type DisplayFrame } from '../../../testkit/virtualDisplay';
 import type { PresentationRecord, PresentationStep, Rect, VideoFrameRecord } from './types';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -150,7 +151,7 @@ describe('every clip frame on exactly its refreshes (no missed vsync), and the r
   for (const hz of [60, 120, 144, 240]) {
     // Two plays at 60 Hz (the second after a rewind: frame 0 back, decoding again from the start), one elsewhere.
     const plays = hz === 60 ? 2 : 1;
-    it(`${RATES.join(', ')} fps on ${hz} Hz, ${plays} play${plays > 1 ? 's' : ''} each`, async () => {
+    it(`${RATES.join(', ')} fps on ${hz} Hz, ${plays} play${plays > 1 ? 's' : ''} each`, () => againOnLostCapture(async () => {
       await loadStage(hz);
       for (const fps of RATES) {
         const step = await addClip(`frames-${fps}fps.mp4`);
@@ -166,20 +167,20 @@ describe('every clip frame on exactly its refreshes (no missed vsync), and the r
           expectRecordIsCapture(record, record.videos![0], shown, due, 1000 / hz);
         }
       }
-    }, 240000);
+    }), 240000);
   }
 
-  it('a VP9 clip too (30 fps on 60 Hz)', async () => {
+  it('a VP9 clip too (30 fps on 60 Hz)', () => againOnLostCapture(async () => {
     await loadStage(60);
     const step = await addClip('frames-30fps-vp9.webm');
     const { frames, record } = await playCaptured(step, 64);
     const shown = await shownFromCaptures(frames, step.items[0].rect);
     expect(shown.filter((s) => s.frame !== null).map((s) => s.refreshes)).toEqual(cadence(30, 30, 60));
     expectRecordIsCapture(record, record.videos![0], shown, cadence(30, 30, 60), 1000 / 60);
-  }, 180000);
+  }), 180000);
 
   // Decode order runs ahead of presentation order (I P B B B…): an idle clip must feed the decoder past frame 2.
-  it('an H.264 High profile clip with B-frames (30 fps on 60 Hz)', async () => {
+  it('an H.264 High profile clip with B-frames (30 fps on 60 Hz)', () => againOnLostCapture(async () => {
     await loadStage(60);
     const step = await addClip('frames-30fps-bframes.mp4');
     // Two plays: the second starts from the idle queue refilled after the rewind.
@@ -190,7 +191,7 @@ describe('every clip frame on exactly its refreshes (no missed vsync), and the r
       expect(record.videos![0].skippedFrames).toBe(0);
       expectRecordIsCapture(record, record.videos![0], shown, cadence(30, 30, 60), 1000 / 60);
     }
-  }, 180000);
+  }), 180000);
 });
 
 describe('with injected missed vsyncs, the record names each skipped and repeated clip frame', () => {
@@ -199,7 +200,7 @@ describe('with injected missed vsyncs, the record names each skipped and repeate
     { fps: 60, hz: 60, misses: { 12: 1, 30: 3 } as Record<number, number> },
     { fps: 24, hz: 144, misses: { 20: 1, 77: 7 } as Record<number, number> },
   ]) {
-    it(`${fps} fps on ${hz} Hz, misses before frames ${Object.keys(misses).join(', ')}`, async () => {
+    it(`${fps} fps on ${hz} Hz, misses before frames ${Object.keys(misses).join(', ')}`, () => againOnLostCapture(async () => {
       await loadStage(hz);
       const step = await addClip(`frames-${fps}fps.mp4`);
       const due = cadence(fps, fps, hz);
@@ -211,7 +212,7 @@ describe('with injected missed vsyncs, the record names each skipped and repeate
       expect(skipped.length + repeats.length).toBeGreaterThan(0);
       expect(record.droppedFrames).toBe(Object.keys(misses).length);
       expectRecordIsCapture(record, record.videos![0], shown, due, 1000 / hz);
-    }, 180000);
+    }), 180000);
   }
 });
 
@@ -236,7 +237,7 @@ async function playDemoClip(videoPath: 'auto' | 'frames', plays = 1) {
 }
 
 describe("the demo studies' videos play through the stage clock", () => {
-  it('an H.264 demo clip (25 fps, 480×270) at 60 Hz: every frame drawn at its cadence, the screen changing only on it, the same pixels as the VideoFrame upload', async () => {
+  it('an H.264 demo clip (25 fps, 480×270) at 60 Hz: every frame drawn at its cadence, the screen changing only on it, the same pixels as the VideoFrame upload', () => againOnLostCapture(async () => {
     const due = cadence(25, 75, 60);
     const { upload, frames, record, decoded, onsetIndex } = await playDemoClip('auto');
     // Chromium's copyTo converts to RGBA: the frames reach the texture as bytes copied ahead (clipTexture.ts).
@@ -266,5 +267,5 @@ describe("the demo studies' videos play through the stage clock", () => {
     expect(compared.length).toBeGreaterThanOrEqual(175);
     const differing = compared.filter((refresh) => !pixels.get(refresh)!.equals(framesUpload.get(refresh)!));
     expect(differing, 'refreshes whose capture differs between the two uploads').toEqual([]);
-  }, 240000);
+  }), 240000);
 });
