@@ -31,9 +31,14 @@ export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 export interface VirtualDisplayOptions {
   /** Refresh rate in Hz (default 60); change it later with setRefreshRate. */
   refreshHz?: number;
-  /** Viewport in CSS px (default 640×360; device scale 1, so a captured PNG has these dimensions). */
+  /** Viewport in CSS px (default 640×360). */
   width?: number;
   height?: number;
+  /**
+   * The display's device pixel ratio (default 1): 1.25 or 1.5 as a Windows laptop's display scaling, 2 as a Retina
+   * display. A captured PNG is in device pixels: round(width × ratio) × round(height × ratio).
+   */
+  deviceScaleFactor?: number;
   /** Default: $VIRTUAL_DISPLAY_CHROMIUM, else /usr/bin/chromium-headless-shell. */
   executablePath?: string;
   extraArgs?: string[];
@@ -114,6 +119,7 @@ export class VirtualDisplay {
     }
     const width = options.width ?? 640;
     const height = options.height ?? 360;
+    const deviceScaleFactor = options.deviceScaleFactor ?? 1;
     const profileDir = mkdtempSync(path.join(tmpdir(), 'glimpse-vd-'));
     const child = spawn(
       executable,
@@ -126,7 +132,7 @@ export class VirtualDisplay {
         '--no-sandbox',
         '--no-first-run',
         '--hide-scrollbars',
-        '--force-device-scale-factor=1',
+        `--force-device-scale-factor=${deviceScaleFactor}`,
         `--window-size=${width},${height}`,
         `--user-data-dir=${profileDir}`,
         ...(options.extraArgs ?? []),
@@ -140,7 +146,7 @@ export class VirtualDisplay {
       const { sessionId } = await pipe.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
       await pipe.send('Page.enable', {}, sessionId);
       await pipe.send('Runtime.enable', {}, sessionId);
-      await pipe.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }, sessionId);
+      await pipe.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor, mobile: false }, sessionId);
       // tsx-compiled functions reference __name (FIELD-NOTES).
       await pipe.send('Page.addScriptToEvaluateOnNewDocument', { source: 'window.__name = (f) => f;' }, sessionId);
       return new VirtualDisplay(child, pipe, sessionId, profileDir, width, height, options.refreshHz ?? 60, options.pace ?? 'wall');

@@ -31,7 +31,8 @@ export const ObjectOptionsSchema = Type.Object(
 /**
  * Job fields of SPEC §3, as written in a study file and served by GET /api/jobs/{id}.
  * Optional extensions (not in the spec, documented in README): displayMs, largeLoading, coloredScale,
- * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice, minRefreshHz, objects.
+ * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice, minRefreshHz, objects,
+ * scaling.
  */
 export const JobFields = Type.Object(
   {
@@ -76,10 +77,21 @@ export const JobFields = Type.Object(
     minRefreshHz: Type.Optional(Int({ minimum: 1, maximum: 1000 })),
     /** Extension: how 3D objects are presented (README "3D objects"); a stimulus's `object` overrides it per key. */
     objects: Type.Optional(ObjectOptionsSchema),
+    /**
+     * Extension: how media pixels map to the display's device pixels (README "Pixel-exact stimuli"). 'integer'
+     * (default): k×k device pixels per media pixel, k the whole part of the device pixel ratio; 'native': one device
+     * pixel per media pixel; 'fit': shrunk to fit the window, filtered linearly (the old behaviour).
+     */
+    scaling: Type.Optional(Type.Union([Type.Literal('integer'), Type.Literal('native'), Type.Literal('fit')])),
   },
   { additionalProperties: false },
 );
 export type JobFields = Static<typeof JobFields>;
+
+/** How media pixels map to device pixels (job `scaling`). */
+export type Scaling = NonNullable<JobFields['scaling']>;
+/** Every rating protocol draws media pixel-exact unless the study asks otherwise. */
+export const DEFAULT_SCALING: Scaling = 'integer';
 
 /** GET /api/jobs/{id}: the job fields, the id, and background_color (the piiface spelling). */
 export type JobResponse = JobFields & { id: string; background_color: string };

@@ -79,7 +79,9 @@ export default function Stage({ media, background, onReady, className, style, vi
         antialias={false}
         // A bubble window move redraws only the region it changed: the canvas keeps the rest between frames.
         preserveDrawingBuffer
-        autoDensity
+        // The engine sizes the backing store in device pixels itself (the canvas's device-pixel box), and the canvas
+        // fills its host by CSS: no CSS size rounded from a fractional one (README "Pixel-exact stimuli").
+        autoDensity={false}
         resolution={window.devicePixelRatio || 1}
         eventFeatures={NO_PIXI_EVENTS}
       >

@@ -3,15 +3,39 @@
  * file without pulling PixiJS into the first bundle.
  *
  * Every layout is a packed grid: all media of one layout share ONE scale factor (so two encodings of the same
- * source are drawn at exactly the same size, which a quality comparison needs), the grid is centred in the free
- * area, and every coordinate is a whole CSS pixel (so a media shown at its natural size is not resampled).
+ * source are drawn at exactly the same size, which a quality comparison needs), and the grid is centred in the free
+ * area. With a canvas that names its `scaling` 'integer' or 'native' (README "Pixel-exact stimuli"), the layout is
+ * computed in device pixels: each media pixel becomes k×k device pixels (k whole, never shrunk to fit), at a whole
+ * device pixel, and the CSS rectangle is that divided by the ratio. Otherwise ('fit', or no scaling: tests and the
+ * old behaviour) every coordinate is a whole CSS pixel and media are shrunk to fit.
  */
-import type { Rect, StageItem } from './types';
+import type { Scaling } from '../../contract/job';
+import type { ItemPixels, Rect, StageItem } from './types';
 
 export interface Size {
   width: number;
   height: number;
 }
+
+/** The stage canvas a layout fills: its CSS size, and how media pixels map to device pixels. */
+export interface Canvas extends Size {
+  /** window.devicePixelRatio as the stage drew with it (default 1). */
+  pixelRatio?: number;
+  /** Absent: 'fit' in CSS pixels, without a pixels record (the old layout). */
+  scaling?: Scaling;
+}
+
+/**
+ * Device pixels per media pixel: 'native' 1; 'integer' the whole part of the ratio (at least 1: 1 at 1.25 and 1.5,
+ * 2 on a Retina display). A ratio a hair under a whole number (1.9999999 from a zoom step) counts as that number.
+ */
+export function pixelsPerMediaPixel(scaling: Exclude<Scaling, 'fit'>, ratio: number): number {
+  if (scaling === 'native') return 1;
+  return Math.max(1, Math.floor(ratio + 1e-6));
+}
+
+const exactScaling = (canvas: Canvas): Exclude<Scaling, 'fit'> | null =>
+  canvas.scaling === 'integer' || canvas.scaling === 'native' ? canvas.scaling : null;
 
 /** A media to place, with its natural size (StageController.mediaSize). */
 export interface MediaBox {
@@ -63,11 +87,13 @@ export function fitRect(size: Size, box: Rect, allowUpscale = false): Rect {
  * Place `rows` x `cols` media (row-major order) as a packed grid centred in the content area.
  * Column widths / row heights are the largest scaled media of that column / row; each media is centred in its cell.
  */
-export function layoutGrid(canvas: Size, items: MediaBox[], rows: number, cols: number, options: LayoutOptions = {}): StageItem[] {
+export function layoutGrid(canvas: Canvas, items: MediaBox[], rows: number, cols: number, options: LayoutOptions = {}): StageItem[] {
   if (items.length !== rows * cols) {
     throw new RangeError(`layoutGrid: ${items.length} media for a ${rows}x${cols} grid`);
   }
   items.forEach((item) => assertSize(item.size));
+  const exact = exactScaling(canvas);
+  if (exact) return exactGrid(canvas, exact, items, rows, cols, options);
   const gap = options.gap ?? DEFAULT_GAP;
   const area = contentArea(canvas, options);
   const colNatural = range(cols).map((c) => Math.max(...range(rows).map((r) => items[r * cols + c].size.width)));
@@ -108,13 +134,74 @@ export function layoutGrid(canvas: Size, items: MediaBox[], rows: number, cols: 
   });
 }
 
+/**
+ * The grid in device pixels at k device pixels per media pixel: whole device pixels everywhere, centred in the
+ * content area, or in the whole canvas below the question band when the margins do not leave room. Never shrunk: a
+ * grid larger than that is still centred (and cut), with `fits` false, for the page to pause on.
+ */
+function exactGrid(canvas: Canvas, scaling: Exclude<Scaling, 'fit'>, items: MediaBox[], rows: number, cols: number, options: LayoutOptions): StageItem[] {
+  const ratio = canvas.pixelRatio ?? 1;
+  const k = pixelsPerMediaPixel(scaling, ratio);
+  const device = (css: number) => Math.round(css * ratio);
+  const gap = device(options.gap ?? DEFAULT_GAP);
+  const topBand = device(options.topBand ?? 0);
+  const width = device(canvas.width);
+  const height = device(canvas.height);
+  const colWidths = range(cols).map((c) => k * Math.max(...range(rows).map((r) => items[r * cols + c].size.width)));
+  const rowHeights = range(rows).map((r) => k * Math.max(...range(cols).map((c) => items[r * cols + c].size.height)));
+  const gridWidth = sum(colWidths) + gap * (cols - 1);
+  const gridHeight = sum(rowHeights) + gap * (rows - 1);
+  const padded = contentArea({ width, height }, { margin: device(options.margin ?? DEFAULT_MARGIN), topBand });
+  const whole: Rect = { x: 0, y: topBand, width, height: Math.max(0, height - topBand) };
+  const fits = gridWidth <= whole.width && gridHeight <= whole.height;
+  const area = gridWidth <= padded.width && gridHeight <= padded.height ? padded : whole;
+  const left = area.x + Math.floor((area.width - gridWidth) / 2);
+  const top = area.y + Math.floor((area.height - gridHeight) / 2);
+  return items.map((item, index) => {
+    const r = Math.floor(index / cols);
+    const c = index % cols;
+    const deviceRect: Rect = {
+      x: left + sum(colWidths.slice(0, c)) + gap * c + Math.floor((colWidths[c] - k * item.size.width) / 2),
+      y: top + sum(rowHeights.slice(0, r)) + gap * r + Math.floor((rowHeights[r] - k * item.size.height) / 2),
+      width: k * item.size.width,
+      height: k * item.size.height,
+    };
+    const pixels: ItemPixels = { scaling, scale: k, filter: 'nearest', device: deviceRect, fits };
+    return { media: item.media, rect: cssOf(deviceRect, ratio), pixels };
+  });
+}
+
+/** A device-pixel rectangle in CSS px (fractional at fractional ratios: the stage multiplies it back exactly). */
+function cssOf(rect: Rect, ratio: number): Rect {
+  return { x: rect.x / ratio, y: rect.y / ratio, width: rect.width / ratio, height: rect.height / ratio };
+}
+
+/** Every item of a layout lies inside the canvas (an exact layout never shrinks: the page pauses instead). */
+export function layoutFits(items: readonly StageItem[]): boolean {
+  return items.every((item) => item.pixels?.fits ?? true);
+}
+
+/**
+ * When an exact layout does not fit: the device-pixel size its items cover (their bounding box), the least canvas
+ * they need (the "enlarge the window" message); null when every item fits.
+ */
+export function layoutNeeds(items: readonly StageItem[]): Size | null {
+  const rects = items.flatMap((item) => (item.pixels && !item.pixels.fits ? [item.pixels.device] : []));
+  if (rects.length === 0) return null;
+  const left = Math.min(...rects.map((r) => r.x));
+  const top = Math.min(...rects.map((r) => r.y));
+  const right = Math.max(...rects.map((r) => r.x + r.width));
+  const bottom = Math.max(...rects.map((r) => r.y + r.height));
+  return { width: right - left, height: bottom - top };
+}
+
 /** One media centred (single stimulus, categoryTest 5). */
-export function layoutSingle(canvas: Size, item: MediaBox, options?: LayoutOptions): StageItem {
+export function layoutSingle(canvas: Canvas, item: MediaBox, options?: LayoutOptions): StageItem {
   return layoutGrid(canvas, [item], 1, 1, options)[0];
 }
 
 /** A pair side by side, A left, B right (categoryTest 1 and 3). */
-export function layoutSideBySide(canvas: Size, pair: [MediaBox, MediaBox], options?: LayoutOptions): [StageItem, StageItem] {
+export function layoutSideBySide(canvas: Canvas, pair: [MediaBox, MediaBox], options?: LayoutOptions): [StageItem, StageItem] {
   const [a, b] = layoutGrid(canvas, pair, 1, 2, options);
   return [a, b];
 }
@@ -123,7 +210,9 @@ export function layoutSideBySide(canvas: Size, pair: [MediaBox, MediaBox], optio
  * A pair shown one after another (categoryTest 2 and 4): each centred on its own, both at the same scale so the
  * second one is not drawn larger or smaller than the first. Put each item in its own PresentationStep.
  */
-export function layoutOneAfterAnother(canvas: Size, pair: [MediaBox, MediaBox], options: LayoutOptions = {}): [StageItem, StageItem] {
+export function layoutOneAfterAnother(canvas: Canvas, pair: [MediaBox, MediaBox], options: LayoutOptions = {}): [StageItem, StageItem] {
+  // Exact: one scale k for both by construction, each centred on its own.
+  if (exactScaling(canvas)) return [layoutGrid(canvas, [pair[0]], 1, 1, options)[0], layoutGrid(canvas, [pair[1]], 1, 1, options)[0]];
   const area = contentArea(canvas, options);
   const scale = Math.max(
     0,
@@ -144,7 +233,7 @@ export function layoutOneAfterAnother(canvas: Size, pair: [MediaBox, MediaBox], 
 
 /** MLDS quadruplet: top pair (A, B) over bottom pair (C, D). */
 export function layoutQuadruplet(
-  canvas: Size,
+  canvas: Canvas,
   quad: [MediaBox, MediaBox, MediaBox, MediaBox],
   options?: LayoutOptions,
 ): [StageItem, StageItem, StageItem, StageItem] {
@@ -153,7 +242,7 @@ export function layoutQuadruplet(
 }
 
 /** Triplet: three media in one row, left to right. */
-export function layoutTripletRow(canvas: Size, triplet: [MediaBox, MediaBox, MediaBox], options?: LayoutOptions): [StageItem, StageItem, StageItem] {
+export function layoutTripletRow(canvas: Canvas, triplet: [MediaBox, MediaBox, MediaBox], options?: LayoutOptions): [StageItem, StageItem, StageItem] {
   const [a, b, c] = layoutGrid(canvas, triplet, 1, 3, options);
   return [a, b, c];
 }

@@ -191,11 +191,15 @@ export function clipsOverBudget(
 async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
   let bitmap: ImageBitmap;
   try {
-    bitmap = await createImageBitmap(loaded.blob);
+    // The file's own values: no colour-space conversion (an sRGB or untagged file is drawn as stored: README
+    // "Pixel-exact stimuli"), and alpha kept straight until the upload premultiplies it once.
+    bitmap = await createImageBitmap(loaded.blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
   } catch (error) {
     throw new StageMediaError(loaded.name, 'image', 'decode', String(error));
   }
-  const texture = new Texture({ source: new ImageSource({ resource: bitmap }) });
+  // Straight alpha on the GPU, blended as straight alpha (Pixi's 'normal-npm': c·a + background·(1 − a)), so a
+  // transparent pixel is composited once, exactly; premultiplied on upload, it would be rounded twice.
+  const texture = new Texture({ source: new ImageSource({ resource: bitmap, alphaMode: 'no-premultiply-alpha' }) });
   return {
     name: loaded.name,
     kind: 'image',

@@ -101,7 +101,10 @@ export class StageEngine implements StageController {
   /** play() was called and is preparing its media. */
   private starting = false;
   private destroyed = false;
-  private pendingSize: { width: number; height: number } | null = null;
+  /** A new canvas size in device pixels (and the ratio to CSS px), applied at the start of the next frame. */
+  private pendingSize: { deviceWidth: number; deviceHeight: number; ratio: number } | null = null;
+  /** The canvas's device-pixel size as the browser reports it (ResizeObserver 'device-pixel-content-box'). */
+  private deviceBox: { width: number; height: number } | null = null;
   private probes: PendingProbe[] = [];
   private lastRecords: PresentationRecord[] | null = null;
   private lastMediaRects: Rect[] = [];
@@ -136,8 +139,22 @@ export class StageEngine implements StageController {
     this.setBackground(options.background);
     // Absolutely placed so the canvas never feeds back into its container's size.
     Object.assign(this.app.canvas.style, { position: 'absolute', left: '0', top: '0', display: 'block' });
-    this.resizeObserver = new ResizeObserver(() => this.measureHost());
+    // The canvas box is the host's (100 % × 100 %), and its backing store is exactly the device pixels the browser
+    // gives that box, so the page composites it 1:1 (README "Pixel-exact stimuli").
+    Object.assign(this.app.canvas.style, { width: '100%', height: '100%' });
+    this.resizeObserver = new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const device = entry.target === this.app.canvas ? entry.devicePixelContentBoxSize?.[0] : undefined;
+        if (device) this.deviceBox = { width: device.inlineSize, height: device.blockSize };
+      }
+      this.measureHost();
+    });
     this.resizeObserver.observe(this.host);
+    try {
+      this.resizeObserver.observe(this.app.canvas, { box: 'device-pixel-content-box' });
+    } catch {
+      // Safari has no device-pixel-content-box: the size is rounded from the CSS size instead.
+    }
     this.measureHost();
     this.app.canvas.addEventListener('pointerdown', this.handlePointerDown);
     this.app.canvas.addEventListener('wheel', this.handleWheel, { passive: false });
@@ -216,7 +233,14 @@ export class StageEngine implements StageController {
   }
 
   size(): { width: number; height: number } {
-    return this.pendingSize ?? { width: this.app.screen.width, height: this.app.screen.height };
+    const device = this.devicePixels();
+    return { width: device.width / device.ratio, height: device.height / device.ratio };
+  }
+
+  devicePixels(): { width: number; height: number; ratio: number } {
+    if (this.pendingSize) return { width: this.pendingSize.deviceWidth, height: this.pendingSize.deviceHeight, ratio: this.pendingSize.ratio };
+    const source = this.app.renderer.view.texture.source;
+    return { width: source.pixelWidth, height: source.pixelHeight, ratio: this.app.renderer.resolution };
   }
 
   clientRect(): Rect {
@@ -356,6 +380,7 @@ export class StageEngine implements StageController {
           const step = run.steps[change.index];
           run.step = change.index;
           this.show(step.items);
+          this.recordDrawn(run.sequencer.records[change.index], step.items);
           this.startVideos(run, step.items, frame);
           onset = true;
           run.options.onOnset?.(change.index, step.label, frame.timestamp);
@@ -416,6 +441,13 @@ export class StageEngine implements StageController {
         this.objectsOnScreen.items.push({ model: entry.model, rect: item.rect });
         continue;
       }
+      // Nearest keeps each media pixel whole (k×k device pixels); the texture is shared, so it is set per show.
+      // Pixi applies a style change only on update() (its sampler is cached by the style's id).
+      const filter = item.pixels?.filter ?? 'linear';
+      if (entry.texture.source.scaleMode !== filter) {
+        entry.texture.source.scaleMode = filter;
+        entry.texture.source.style.update();
+      }
       const sprite = new Sprite(entry.texture);
       sprite.position.set(item.rect.x, item.rect.y);
       sprite.setSize(item.rect.width, item.rect.height);
@@ -424,6 +456,23 @@ export class StageEngine implements StageController {
     const bubble = items.find(isBubble) ?? null;
     this.bubble.show(bubble, bubble ? this.media.get(bubble.media) : undefined);
     this.dirty = true;
+  }
+
+  /** The step's record names the ratio it was drawn at and each media's scale, filter and device rectangle. */
+  private recordDrawn(record: PresentationRecord | undefined, items: readonly StageItem[]): void {
+    if (!record || items.length === 0) return;
+    const ratio = this.app.renderer.resolution;
+    record.pixelRatio = ratio;
+    record.items = items.map((item) => {
+      if (item.pixels) {
+        const { scaling, scale, filter, device } = item.pixels;
+        return { media: item.media, scaling, scale, filter, device: { ...device } };
+      }
+      const width = this.media.get(item.media)?.width ?? 0;
+      const device = { x: item.rect.x * ratio, y: item.rect.y * ratio, width: item.rect.width * ratio, height: item.rect.height * ratio };
+      const rounded = Object.fromEntries(Object.entries(device).map(([key, v]) => [key, Math.round(v * 1000) / 1000])) as unknown as Rect;
+      return { media: item.media, scaling: 'fit' as const, scale: width > 0 ? Math.round((device.width / width) * 1e6) / 1e6 : 1, filter: 'linear' as const, device: rounded };
+    });
   }
 
   private startVideos(run: ActiveRun, items: readonly StageItem[], frame: FrameInfo): void {
@@ -540,7 +589,9 @@ export class StageEngine implements StageController {
   /** First thing in a frame: a size change seen since the last frame; the frame then renders everything. */
   private applyPendingSize(): void {
     if (!this.pendingSize) return;
-    this.app.renderer.resize(this.pendingSize.width, this.pendingSize.height);
+    const { deviceWidth, deviceHeight, ratio } = this.pendingSize;
+    // Pixi sizes the backing store to round(width × resolution): exactly the device pixels asked for.
+    this.app.renderer.resize(deviceWidth / ratio, deviceHeight / ratio, ratio);
     this.pendingSize = null;
     this.dirty = true;
   }
@@ -576,13 +627,19 @@ export class StageEngine implements StageController {
     return pixels;
   }
 
+  /**
+   * The canvas's size in device pixels (the browser's own device-pixel box where it reports one) and the ratio; a
+   * change is applied at the start of the next frame. A new ratio (a window moved to another screen, a zoom step)
+   * comes with a new device box, so it is seen here too.
+   */
   private measureHost(): void {
-    const width = Math.max(1, Math.floor(this.host.clientWidth));
-    const height = Math.max(1, Math.floor(this.host.clientHeight));
-    const screen = this.app.screen;
-    if (width !== screen.width || height !== screen.height) this.pendingSize = { width, height };
     const box = this.host.getBoundingClientRect();
-    this.canvasRect = { x: box.left, y: box.top, width, height };
+    const ratio = window.devicePixelRatio || 1;
+    const deviceWidth = Math.max(1, this.deviceBox?.width ?? Math.round(box.width * ratio));
+    const deviceHeight = Math.max(1, this.deviceBox?.height ?? Math.round(box.height * ratio));
+    const current = this.devicePixels();
+    if (deviceWidth !== current.width || deviceHeight !== current.height || ratio !== current.ratio) this.pendingSize = { deviceWidth, deviceHeight, ratio };
+    this.canvasRect = { x: box.left, y: box.top, width: deviceWidth / ratio, height: deviceHeight / ratio };
   }
 
   private readonly handlePointerDown = (event: PointerEvent): void => {

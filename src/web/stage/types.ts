@@ -2,6 +2,7 @@
  * The stage's public contract. Everything outside src/web/stage talks to the stage through these types
  * (no pixi.js import here, so importing this file does not pull PixiJS into the first bundle).
  */
+import type { Scaling } from '../../contract/job';
 import type { ResolvedObjectOptions } from '../../contract/objects';
 
 /** A rectangle in CSS pixels, relative to the stage canvas's top-left corner. */
@@ -21,10 +22,41 @@ export interface BubbleWindow {
   radius: number;
 }
 
+/** How a texture is sampled: 'nearest' replicates media pixels (exact), 'linear' interpolates (resampled). */
+export type SampleFilter = 'nearest' | 'linear';
+
+/**
+ * How one item's media pixels land on the display's device pixels (README "Pixel-exact stimuli"), chosen by the
+ * layout: `scale` device pixels per media pixel (a whole number unless `scaling` is 'fit'), `device` the rectangle in
+ * device pixels of the canvas (whole numbers when exact), `fits` false when it does not fit the canvas (the
+ * participant page then pauses: a stimulus is never shrunk to fit unless the study asked for 'fit').
+ */
+export interface ItemPixels {
+  scaling: Scaling;
+  scale: number;
+  filter: SampleFilter;
+  device: Rect;
+  fits: boolean;
+}
+
+/** What the stage drew of one item, in the record (exports: the scale, the filter and the device rectangle). */
+export interface DrawnItem {
+  media: string;
+  scaling: Scaling;
+  /** Device pixels per media pixel, horizontally (the vertical one is the same unless 'fit' rounded it). */
+  scale: number;
+  filter: SampleFilter;
+  /** Device pixels of the canvas (whole numbers when exact). */
+  device: Rect;
+}
+
 /** One media drawn in one place. `media` is a media name (key into the loaded media, see flow/media). */
 export interface StageItem {
   media: string;
+  /** CSS px of the canvas; with `pixels` the exact device rectangle divided by the device pixel ratio. */
   rect: Rect;
+  /** Absent: fitted in CSS px and filtered linearly (the bubble, 3D objects, tests). */
+  pixels?: ItemPixels;
   /** Drawn blurred with a clear window at the pointer (at most one such item per step). */
   bubble?: BubbleWindow;
   /** A video shown on its first frame, not playing (the bubble's screen waiting for the click). */
@@ -135,6 +167,9 @@ export interface PresentationRecord {
   clickMs?: number;
   /** The factor a layout shrank the media by to fit the window (bubble), when it had to. */
   scale?: number;
+  /** The device pixel ratio the step was drawn at, and each drawn media's scale, filter and device rectangle. */
+  pixelRatio?: number;
+  items?: DrawnItem[];
 }
 
 export interface PlayOptions {
@@ -177,6 +212,8 @@ export interface StageController {
   readonly refresh: RefreshInfo | null;
   /** Current canvas size in CSS pixels (layouts are computed against it). */
   size(): { width: number; height: number };
+  /** The canvas in device pixels (its backing store, one texel per device pixel) and the device pixel ratio. */
+  devicePixels(): { width: number; height: number; ratio: number };
   /** Where the canvas is in the window (client CSS px): pointer positions map onto it. */
   clientRect(): Rect;
   /** Natural size of a loaded media, in pixels (a 3D object: the square it is drawn in at most, MODEL_VIEW_PX). */
