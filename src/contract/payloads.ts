@@ -90,6 +90,23 @@ export const ObjectFrameRecord = Type.Object(
   { additionalProperties: false },
 );
 
+const DeviceRect = Type.Object(
+  { x: Type.Number(), y: Type.Number(), width: Type.Number({ minimum: 0 }), height: Type.Number({ minimum: 0 }) },
+  { additionalProperties: false },
+);
+
+/** How one media of a step was drawn (stage/types.ts DrawnItem). */
+export const DrawnItem = Type.Object(
+  {
+    media: Type.String({ maxLength: 1000 }),
+    scaling: Type.Union([Type.Literal('integer'), Type.Literal('native'), Type.Literal('fit')]),
+    scale: Type.Number({ minimum: 0, maximum: 1000 }),
+    filter: Type.Union([Type.Literal('nearest'), Type.Literal('linear')]),
+    device: DeviceRect,
+  },
+  { additionalProperties: false },
+);
+
 /** One presentation step as the stage timed it ("call on flip"; stage/types.ts PresentationRecord). */
 export const PresentationRecord = Type.Object(
   {
@@ -111,6 +128,10 @@ export const PresentationRecord = Type.Object(
     clickMs: Type.Optional(Ms),
     /** The factor the media was drawn at when the layout had to shrink it to fit the window (bubble). */
     scale: Type.Optional(Type.Number({ minimum: 0 })),
+    /** The device pixel ratio the step was drawn at (README "Pixel-exact stimuli"). */
+    pixelRatio: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 64 })),
+    /** Each drawn media: device pixels per media pixel, the sampling filter and the device rectangle. */
+    items: Type.Optional(Type.Array(DrawnItem, { maxItems: 16 })),
   },
   { additionalProperties: false },
 );
@@ -145,7 +166,17 @@ export const TimingEnvelope = Type.Object(
     timeOrigin: Type.Number({ minimum: 0 }),
     /** The window sizes when the answer was given (the size text of `logs`, in full). */
     window: Type.Object(
-      { inner: Size, outer: Size, screen: Size, available: Size, document: Size, zoom: Type.Number(), isfullScreen: Type.Boolean() },
+      {
+        inner: Size,
+        outer: Size,
+        screen: Size,
+        available: Size,
+        document: Size,
+        zoom: Type.Number(),
+        isfullScreen: Type.Boolean(),
+        /** window.devicePixelRatio when the answer was given (absent from pages before it was sent). */
+        pixelRatio: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 64 })),
+      },
       { additionalProperties: false },
     ),
     /** performance.now() when the answer was given (same clock as the records): the trial's answer time. */

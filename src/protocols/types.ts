@@ -6,6 +6,7 @@ import type { StimulusCheck } from '../contract/quality.js';
 import type { MediaAttributes } from '../contract/study.js';
 import type { PlaylistStimulus } from '../contract/playlist.js';
 import type { Strings } from '../web/i18n/en.js';
+import type { Canvas } from '../web/stage/layouts.js';
 import type { PresentationStep, StageController } from '../web/stage/types.js';
 
 /**
@@ -149,8 +150,11 @@ export type WebModule = StagedModule | InteractiveModule;
 /** What `plan` may know about the world. Sizes come from the stage; no DOM, no clock, no network. */
 export interface PlanContext<P> {
   params: P;
-  /** Stage canvas size, CSS px (the stage sits below the question band when there is one). */
-  canvas: { width: number; height: number };
+  /**
+   * Stage canvas size, CSS px (the stage sits below the question band when there is one), with the device pixel
+   * ratio and the study's `scaling` the layouts draw media at (README "Pixel-exact stimuli").
+   */
+  canvas: Canvas;
   /** Natural size of a prepared media. */
   mediaSize(media: string): { width: number; height: number };
   /** True when the participant asked to see the stimulus again (SPEC §9 replay timings). */

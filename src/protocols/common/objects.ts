@@ -1,6 +1,7 @@
 import { resolveObjectOptions, type ObjectOptions, type ResolvedObjectOptions } from '../../contract/objects.js';
 import { mediaType } from '../../contract/media-types.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
+import type { Canvas } from '../../web/stage/layouts.js';
 import type { StageItem, StepEnd } from '../../web/stage/types.js';
 
 /**
@@ -21,6 +22,14 @@ export function showsObjects(stimulus: PlaylistStimulus): boolean {
 
 export function objectOptions(stimulus: PlaylistStimulus, jobObjects: ObjectOptions | undefined): ResolvedObjectOptions {
   return resolveObjectOptions(jobObjects, stimulus.object);
+}
+
+/**
+ * The canvas a 3D object is laid out on: fitted ('fit'), since three.js renders it at device pixels at any size
+ * (nothing is resampled), so pixel-exact scaling would only refuse small windows for nothing.
+ */
+export function objectCanvas(canvas: Canvas): Canvas {
+  return { ...canvas, scaling: 'fit' };
 }
 
 /** The item with its presentation options when its media is a 3D object; other items unchanged. */

@@ -4,7 +4,7 @@ import { layoutOneAfterAnother, layoutQuadruplet, layoutSideBySide, type MediaBo
 import type { PresentationStep, StageItem } from '../../web/stage/types.js';
 import type { ObjectOptions } from '../../contract/objects.js';
 import type { ChoiceLabels } from '../common/choice/ChoiceResponse.js';
-import { objectEnd, objectEndBeforeNext, objectOptions, showsObjects, withObject } from '../common/objects.js';
+import { objectCanvas, objectEnd, objectEndBeforeNext, objectOptions, showsObjects, withObject } from '../common/objects.js';
 import type { PlanContext } from '../types.js';
 
 /** Pair comparison (SPEC §4 "Pair test, per stimulus", §9 timings). Pure functions only. */
@@ -91,9 +91,9 @@ function planObjectPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams>
   const options = objectOptions(stimulus, ctx.params.objects);
   const box = (media: string): MediaBox => ({ media, size: ctx.mediaSize(media) });
   if (ctx.params.category === 1) {
-    return [step('AB', layoutSideBySide(ctx.canvas, [box(first), box(second)]).map((item) => withObject(item, options)), objectEnd(options))];
+    return [step('AB', layoutSideBySide(objectCanvas(ctx.canvas), [box(first), box(second)]).map((item) => withObject(item, options)), objectEnd(options))];
   }
-  const [a, b] = layoutOneAfterAnother(ctx.canvas, [box(first), box(second)]).map((item) => withObject(item, options));
+  const [a, b] = layoutOneAfterAnother(objectCanvas(ctx.canvas), [box(first), box(second)]).map((item) => withObject(item, options));
   return [step('A', [a!], objectEndBeforeNext(options, ctx.params.displayMs)), gap, step('B', [b!], objectEnd(options))];
 }
 

@@ -26,3 +26,36 @@ describe('export timing columns of a video step', () => {
     });
   });
 });
+
+describe('export pixel columns (README "Pixel-exact stimuli")', () => {
+  const pair = (scale: number, filter: 'nearest' | 'linear', x: number) => ({
+    ...step,
+    label: 'AB',
+    media: ['a.png', 'b.png'],
+    pixelRatio: 2.5,
+    items: [
+      { media: 'a.png', scaling: 'integer' as const, scale, filter, device: { x, y: 40, width: 320 * scale, height: 240 * scale } },
+      { media: 'b.png', scaling: 'integer' as const, scale, filter, device: { x: x + 700, y: 40, width: 320 * scale, height: 240 * scale } },
+    ],
+  });
+  const withWindow = (records: object[]): TimingEnvelope =>
+    ({ v: 2, plays: [records], refreshMs: 16.67, timeOrigin: 0, window: { inner: { width: 1536, height: 730 }, pixelRatio: 2.5 } }) as unknown as TimingEnvelope;
+
+  it('the ratio, the window and each media scale and filter, exact when every pixel is whole', () => {
+    expect(timingSummary(withWindow([pair(2, 'nearest', 100)]))).toMatchObject({
+      pixel_ratio: 2.5,
+      window_width: 1536,
+      window_height: 730,
+      media_scaling: 'integer',
+      media_scale: '2',
+      media_filter: 'nearest',
+      pixels_exact: true,
+    });
+    expect(presentationRows(withWindow([pair(2, 'nearest', 100)]))[0]).toMatchObject({ pixel_ratio: 2.5, media_scale: '2', device_rects: '100,40,640,480 800,40,640,480' });
+  });
+
+  it('a fitted, filtered media is not exact; records before the field give nulls', () => {
+    expect(timingSummary(withWindow([pair(0.75, 'linear', 100)]))).toMatchObject({ media_scale: '0.75', media_filter: 'linear', pixels_exact: false });
+    expect(timingSummary(envelope([clip]))).toMatchObject({ pixel_ratio: null, media_scale: null, pixels_exact: null });
+  });
+});

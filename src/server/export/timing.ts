@@ -22,6 +22,16 @@ export interface TimingSummary {
   video_frames_repeated: number | null;
   /** 'stage-clock' or 'element-timed' (the fallback), 'mixed' when the videos differ; null without a video. */
   video_timing: string | null;
+  /** The device pixel ratio and the window (CSS px) when the answer was given. */
+  pixel_ratio: number | null;
+  window_width: number | null;
+  window_height: number | null;
+  /** How the last play's media were drawn (README "Pixel-exact stimuli"); distinct values, space-separated. */
+  media_scaling: string | null;
+  media_scale: string | null;
+  media_filter: string | null;
+  /** Every media of every play drawn pixel-exact (whole scale, nearest, whole device pixels); null when unrecorded. */
+  pixels_exact: boolean | null;
 }
 
 export const TIMING_SUMMARY_COLUMNS = [
@@ -35,6 +45,13 @@ export const TIMING_SUMMARY_COLUMNS = [
   'video_frames_skipped',
   'video_frames_repeated',
   'video_timing',
+  'pixel_ratio',
+  'window_width',
+  'window_height',
+  'media_scaling',
+  'media_scale',
+  'media_filter',
+  'pixels_exact',
 ] as const;
 
 const NO_TIMING: TimingSummary = {
@@ -45,7 +62,32 @@ const NO_TIMING: TimingSummary = {
   timing_exact: null,
   onset_epoch_ms: null,
   ...videoColumns([]),
+  pixel_ratio: null,
+  window_width: null,
+  window_height: null,
+  ...pixelColumns([]),
+  pixels_exact: null,
 };
+
+type PixelColumns = Pick<TimingSummary, 'media_scaling' | 'media_scale' | 'media_filter'>;
+
+function distinct(values: ReadonlyArray<string | number>): string | null {
+  return values.length === 0 ? null : [...new Set(values.map(String))].join(' ');
+}
+
+/** How these steps' media were drawn: distinct scalings, scales and filters (records before them give nulls). */
+function pixelColumns(steps: readonly PresentationRecordBody[]): PixelColumns {
+  const items = steps.flatMap((r) => r.items ?? []);
+  return { media_scaling: distinct(items.map((i) => i.scaling)), media_scale: distinct(items.map((i) => i.scale)), media_filter: distinct(items.map((i) => i.filter)) };
+}
+
+/** Drawn with each media pixel on k×k whole device pixels, none resampled. */
+function pixelsExact(records: readonly PresentationRecordBody[]): boolean | null {
+  const items = records.flatMap((r) => r.items ?? []);
+  if (items.length === 0) return null;
+  const whole = (n: number) => Number.isInteger(n);
+  return items.every((i) => i.filter === 'nearest' && whole(i.scale) && [i.device.x, i.device.y, i.device.width, i.device.height].every(whole));
+}
 
 type VideoColumns = Pick<TimingSummary, 'video_frames_drawn' | 'video_frames_skipped' | 'video_frames_repeated' | 'video_timing'>;
 
@@ -111,6 +153,11 @@ export function timingSummary(envelope: TimingEnvelope | null): TimingSummary {
     timing_exact: media.every(stepExact),
     onset_epoch_ms: firstShown ? Math.round((envelope.timeOrigin + firstShown.onsetMs) * 1000) / 1000 : null,
     ...videoColumns(last),
+    pixel_ratio: firstShown?.pixelRatio ?? envelope.window?.pixelRatio ?? null,
+    window_width: envelope.window?.inner.width ?? null,
+    window_height: envelope.window?.inner.height ?? null,
+    ...pixelColumns(last.filter(showsMedia)),
+    pixels_exact: pixelsExact(media),
   };
 }
 
@@ -135,6 +182,12 @@ export interface PresentationRow {
   video_frames_skipped: number | null;
   video_frames_repeated: number | null;
   video_timing: string | null;
+  pixel_ratio: number | null;
+  media_scaling: string | null;
+  media_scale: string | null;
+  media_filter: string | null;
+  /** Each media's device rectangle, `x,y,width,height`, space-separated in the order of `media`. */
+  device_rects: string | null;
 }
 
 export const PRESENTATION_COLUMNS = [
@@ -157,6 +210,11 @@ export const PRESENTATION_COLUMNS = [
   'video_frames_skipped',
   'video_frames_repeated',
   'video_timing',
+  'pixel_ratio',
+  'media_scaling',
+  'media_scale',
+  'media_filter',
+  'device_rects',
 ] as const;
 
 export function presentationRows(envelope: TimingEnvelope | null): PresentationRow[] {
@@ -179,6 +237,9 @@ export function presentationRows(envelope: TimingEnvelope | null): PresentationR
       scale: r.scale ?? null,
       exact: stepExact(r),
       ...videoColumns([r]),
+      pixel_ratio: r.pixelRatio ?? null,
+      ...pixelColumns([r]),
+      device_rects: r.items ? r.items.map(({ device: d }) => `${d.x},${d.y},${d.width},${d.height}`).join(' ') : null,
     })),
   );
 }

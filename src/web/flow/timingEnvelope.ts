@@ -32,7 +32,7 @@ export function timingEnvelope(input: TimingInput, win: Window = window): Timing
     ...refreshField(input.refresh),
     timeOrigin: performance.timeOrigin,
     answeredMs: input.answeredMs ?? performance.now(),
-    window: windowSizes(win),
+    window: { ...windowSizes(win), pixelRatio: win.devicePixelRatio || 1 },
     ...(input.extras && Object.keys(input.extras).length > 0 ? { extras: input.extras } : {}),
     ...(input.mediaError ? { mediaError: input.mediaError.slice(0, 2000) } : {}),
   };

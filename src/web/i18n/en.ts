@@ -56,6 +56,10 @@ export const en = {
   loadingSoon: 'Test will start soon!',
   startTest: 'Start Test',
   waitingNextStimuli: 'Waiting for next Stimuli',
+  // --- window too small for pixel-exact stimuli (README "Pixel-exact stimuli"; not in the spec) ---
+  windowSmallTitle: 'Your window is too small for this test',
+  windowSmallBody: 'The images of this test are shown pixel for pixel, never shrunk. Please enlarge your browser window to at least {w}×{h} (it is {cw}×{ch} now): maximise it, or switch to full screen. The test goes on by itself once the window is large enough.',
+  windowSmallScaling: 'Your display scaling of {percent} % needs a window of at least {w}×{h}. If your browser zoom is not 100 %, set it to 100 % (Ctrl+0, or ⌘+0 on a Mac).',
   // --- test page (SPEC §2 layouts, §8) ---
   categoryError: 'Error of category',
   categoryErrorModal: 'Error of category modal',

@@ -8,7 +8,8 @@ import { useStrings } from '../screens/useStrings.js';
 import type { StageController } from '../stage/types.js';
 import { QUESTION_BAND_PX, questionAlongTest } from './layout.js';
 import { KeptAnswerNotice, SaveTrouble } from './SaveTrouble.js';
-import { useStagedTrials } from './useStagedTrials.js';
+import { useStagedTrials, type WindowNeed } from './useStagedTrials.js';
+import { fill } from '../i18n/format.js';
 import { VoteModal } from './VoteModal.js';
 
 /**
@@ -38,7 +39,7 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
   const params = useMemo(() => module.params(job), [module, job]);
   const stimuli = useMemo(() => ((training ? playlist?.stimulis_training : playlist?.stimulis) ?? []) as PlaylistStimulus[], [training, playlist]);
   const onDone = useCallback(() => dispatch({ type: 'TEST_DONE' }), [dispatch]);
-  const run = useStagedTrials({ store, module, params, stimuli, training, stage, onDone });
+  const run = useStagedTrials({ store, module, params, stimuli, training, stage, scaling: job.scaling, onDone });
 
   useEffect(() => {
     if (stimuli.length === 0) onDone();
@@ -63,6 +64,7 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
           {!stage || run.index === 0 ? t.loadingStimuli : t.waitingNextStimuli}
         </p>
       )}
+      {run.status === 'window-small' && run.windowNeed && <WindowTooSmall need={run.windowNeed} />}
       {run.mediaError === 'video' && (
         <p className="test-message" id="video-unsupported">
           {t.videoUnsupported}
@@ -92,5 +94,18 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
         </VoteModal>
       )}
     </>
+  );
+}
+
+/** The stimulus needs a larger window at the study's scaling: what to do, in the participant's language. */
+function WindowTooSmall({ need }: { need: WindowNeed }) {
+  const t = useStrings();
+  const size = { w: need.width, h: need.height, cw: need.current.width, ch: need.current.height };
+  return (
+    <div className="test-message window-small" id="window-small" role="alert">
+      <h2>{t.windowSmallTitle}</h2>
+      <p>{fill(t.windowSmallBody, size)}</p>
+      {need.pixelRatio !== 1 && <p>{fill(t.windowSmallScaling, { ...size, percent: Math.round(need.pixelRatio * 100) })}</p>}
+    </div>
   );
 }

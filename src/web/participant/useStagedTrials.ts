@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { DEFAULT_SCALING, type Scaling } from '../../contract/job.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import type { StagedModule } from '../../protocols/types.js';
 import { answerPipelineOf } from '../flow/answers.js';
@@ -6,6 +7,7 @@ import { mediaType } from '../flow/mediaLoader.js';
 import type { GlimpseStore } from '../flow/store.js';
 import { createViewsStore } from '../flow/viewsStore.js';
 import { isStageMediaError } from '../stage/errors.js';
+import { layoutNeeds } from '../stage/layouts.js';
 import type { PresentationRecord, PresentationStep, StageController } from '../stage/types.js';
 
 /**
@@ -17,7 +19,16 @@ import type { PresentationRecord, PresentationStep, StageController } from '../s
  * object's minInspectMs), and the answer (or a replay) releases it; its camera poses go with the answer (`views`).
  */
 
-export type TrialStatus = 'preparing' | 'playing' | 'responding' | 'saving';
+/** 'window-small': the stimulus cannot be shown at its scaling in this window; the page asks for a larger one. */
+export type TrialStatus = 'preparing' | 'window-small' | 'playing' | 'responding' | 'saving';
+
+/** What a window too small for the stimulus needs (CSS px), and the device pixel ratio that makes it so. */
+export interface WindowNeed {
+  width: number;
+  height: number;
+  current: { width: number; height: number };
+  pixelRatio: number;
+}
 
 export interface TrialState {
   index: number;
@@ -27,6 +38,8 @@ export interface TrialState {
   mediaError: 'video' | 'image' | 'model' | null;
   /** Changes on every play, so the response view is remounted (and its answer cleared) after a replay. */
   playCount: number;
+  /** With status 'window-small': the window the stimulus needs. */
+  windowNeed?: WindowNeed;
 }
 
 export interface StagedTrials extends TrialState {
@@ -42,7 +55,29 @@ interface RunnerInput {
   stimuli: PlaylistStimulus[];
   training: boolean;
   stage: StageController | null;
+  /** The study's `scaling` (absent: the default, 'integer'). */
+  scaling?: Scaling;
   onDone(): void;
+}
+
+/** How often a window too small for the stimulus is measured again while the page waits for a larger one. */
+const WINDOW_RECHECK_MS = 250;
+
+/**
+ * The window the steps need: the window grown by what the canvas lacks (device px, back to CSS px), or null when
+ * every item fits. A stimulus is never shrunk to fit unless the study asked for 'fit'.
+ */
+export function windowNeed(steps: readonly PresentationStep[], stage: Pick<StageController, 'devicePixels'>, win: Pick<Window, 'innerWidth' | 'innerHeight'>): WindowNeed | null {
+  const needs = steps.map((step) => layoutNeeds(step.items)).filter((n) => n !== null);
+  if (needs.length === 0) return null;
+  const canvas = stage.devicePixels();
+  const lack = (need: number, have: number) => Math.max(0, need - have) / canvas.ratio;
+  return {
+    width: Math.ceil(win.innerWidth + lack(Math.max(...needs.map((n) => n.width)), canvas.width)),
+    height: Math.ceil(win.innerHeight + lack(Math.max(...needs.map((n) => n.height)), canvas.height)),
+    current: { width: win.innerWidth, height: win.innerHeight },
+    pixelRatio: canvas.ratio,
+  };
 }
 
 /** Kind of the media that could not be shown: a download that failed has no kind yet, its name tells it. */
@@ -60,7 +95,7 @@ function answerOpensAfter(step: PresentationStep | undefined): number | null {
 
 const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
 
-export function useStagedTrials({ store, module, params, stimuli, training, stage, onDone }: RunnerInput): StagedTrials {
+export function useStagedTrials({ store, module, params, stimuli, training, stage, scaling = DEFAULT_SCALING, onDone }: RunnerInput): StagedTrials {
   // A resumed session goes on after the answered stimuli (flow.resumeAt); training always starts at its first.
   const [state, setState] = useState<TrialState>(() => ({ ...FIRST, index: training ? 0 : store.getState().flow.resumeAt }));
   /** The records of every play of the current stimulus (the first, then each replay). */
@@ -97,8 +132,21 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
       try {
         await stage.prepare(module.mediaOf(stimulus, params));
         if (abort.signal.aborted) return;
-        setState((s) => ({ ...s, status: 'playing' }));
-        const steps = module.plan(stimulus, { params, canvas: stage.size(), mediaSize: (m) => stage.mediaSize(m), replay });
+        const plan = () => {
+          const canvas = { ...stage.size(), pixelRatio: stage.devicePixels().ratio, scaling };
+          return module.plan(stimulus, { params, canvas, mediaSize: (m) => stage.mediaSize(m), replay });
+        };
+        let steps = plan();
+        // Too small a window (or one made smaller, or moved to a screen with another scaling): wait, asking for a
+        // larger one, and lay out again. Nothing is shown shrunk.
+        for (let need = windowNeed(steps, stage, window); need !== null; need = windowNeed(steps, stage, window)) {
+          const shown = need;
+          setState((s) => ({ ...s, status: 'window-small', windowNeed: shown }));
+          await new Promise((resolve) => setTimeout(resolve, WINDOW_RECHECK_MS));
+          if (abort.signal.aborted) return;
+          steps = plan();
+        }
+        setState((s) => ({ ...s, status: 'playing', windowNeed: undefined }));
         const playing = stage.play(steps, {
           signal: abort.signal,
           onOnset: (i) => {

@@ -8,6 +8,9 @@ import {
   layoutSideBySide,
   layoutSingle,
   layoutTripletRow,
+  layoutFits,
+  layoutNeeds,
+  pixelsPerMediaPixel,
 } from './layouts';
 import type { MediaBox } from './layouts';
 import type { Rect } from './types';
@@ -130,5 +133,57 @@ describe('single, quadruplet, triplet', () => {
     const [a] = layoutSideBySide({ width: 20, height: 20 }, [small('A'), small('B')], { margin: 16, gap: 16 });
     expect(a.rect.width).toBe(0);
     expect(a.rect.height).toBe(0);
+  });
+});
+
+describe('exact layouts in device pixels (README "Pixel-exact stimuli")', () => {
+  const noise = (media: string): MediaBox => ({ media, size: { width: 160, height: 120 } });
+  const atRatio = (pixelRatio: number, scaling: 'integer' | 'native', width = 640, height = 360) => ({ width, height, pixelRatio, scaling });
+
+  it('k is the whole part of the ratio for integer, 1 for native', () => {
+    expect([1, 1.25, 1.5, 1.75, 2, 2.5, 3, 1.9999999].map((r) => pixelsPerMediaPixel('integer', r))).toEqual([1, 1, 1, 1, 2, 2, 3, 2]);
+    expect(pixelsPerMediaPixel('native', 2)).toBe(1);
+  });
+
+  for (const ratio of [1, 1.25, 1.5, 1.75, 2]) {
+    it(`at ratio ${ratio} every device coordinate is whole, the media is k×k per pixel and the CSS rect multiplies back`, () => {
+      for (const scaling of ['integer', 'native'] as const) {
+        const k = pixelsPerMediaPixel(scaling, ratio);
+        const [a, b] = layoutSideBySide(atRatio(ratio, scaling), [noise('a'), noise('b')]);
+        for (const item of [a, b]) {
+          expect(isWhole(item.pixels!.device)).toBe(true);
+          expect(item.pixels).toMatchObject({ scaling, scale: k, filter: 'nearest', fits: true });
+          expect([item.pixels!.device.width, item.pixels!.device.height]).toEqual([160 * k, 120 * k]);
+          expect(item.rect.x * ratio).toBeCloseTo(item.pixels!.device.x, 9);
+          expect(item.rect.width * ratio).toBeCloseTo(item.pixels!.device.width, 9);
+        }
+        // One scale for both, the default 16 CSS px gap in whole device pixels between them.
+        expect(b.pixels!.device.x - (a.pixels!.device.x + a.pixels!.device.width)).toBe(Math.round(16 * ratio));
+      }
+    });
+  }
+
+  it('never shrinks: a 960×540 media on a 800×500 canvas at ratio 1 is not fitted, and says it does not fit', () => {
+    const item = layoutSingle(atRatio(1, 'integer', 800, 500), { media: 'big', size: { width: 960, height: 540 } });
+    expect(item.pixels).toMatchObject({ scale: 1, fits: false, device: { width: 960, height: 540 } });
+    expect(layoutFits([item])).toBe(false);
+    expect(layoutNeeds([item])).toEqual({ width: 960, height: 540 });
+  });
+
+  it('a 960×540 media at ratio 2 (integer) is drawn 1920×1080 device pixels, its CSS size unchanged', () => {
+    const item = layoutSingle(atRatio(2, 'integer', 1280, 720), { media: 'clip', size: { width: 960, height: 540 } });
+    expect(item.rect).toMatchObject({ width: 960, height: 540 });
+    expect(item.pixels).toMatchObject({ scale: 2, fits: true, device: { width: 1920, height: 1080 } });
+  });
+
+  it('one after another: both at the same k, each centred', () => {
+    const [a, b] = layoutOneAfterAnother(atRatio(1.5, 'integer'), [noise('a'), { media: 'b', size: { width: 80, height: 60 } }]);
+    expect([a.pixels!.scale, b.pixels!.scale]).toEqual([1, 1]);
+    expect(b.pixels!.device).toEqual({ x: Math.floor((960 - 80) / 2), y: Math.floor((540 - 60) / 2), width: 80, height: 60 });
+  });
+
+  it('fits the canvas without its margins when the margins leave no room', () => {
+    const item = layoutSingle(atRatio(1, 'native', 170, 130), noise('n'));
+    expect(item.pixels).toMatchObject({ fits: true, device: { x: 5, y: 5, width: 160, height: 120 } });
   });
 });

@@ -55,7 +55,7 @@ async function showCaptured(display: VirtualDisplay, item: StageItem) {
       await window.__bench.startPlay([step]);
       return window.__bench.playing!;
     },
-    { label: 'S', items: [item], end: { kind: 'duration', ms: 50 } },
+    { label: 'S', items: [item], end: { kind: 'duration' as const, ms: 50 } },
     { capture: true },
   );
   if (!Array.isArray(value)) throw new Error(`play failed: ${JSON.stringify(value)}`);

@@ -3,7 +3,7 @@ import { layoutSingle } from '../../../web/stage/layouts.js';
 import type { PresentationStep } from '../../../web/stage/types.js';
 import type { PairParams } from '../../pair/plan.js';
 import type { PlanContext } from '../../types.js';
-import { isModel, objectEnd, objectOptions, withObject } from '../objects.js';
+import { isModel, objectCanvas, objectEnd, objectOptions, withObject } from '../objects.js';
 
 /**
  * Single-stimulus presentation (ACR, acceptability; SPEC §4 "Single-stimulus rating"): one media centred.
@@ -29,7 +29,7 @@ export function singleMedia(stimulus: PlaylistStimulus): string[] {
 
 export function planSingle(stimulus: PlaylistStimulus, ctx: PlanContext<SingleParams>): PresentationStep[] {
   const media = singleSource(stimulus);
-  const item = layoutSingle(ctx.canvas, { media, size: ctx.mediaSize(media) });
+  const item = layoutSingle(isModel(media) ? objectCanvas(ctx.canvas) : ctx.canvas, { media, size: ctx.mediaSize(media) });
   if (isModel(media)) {
     // A 3D object on any single-stimulus page: its turntable, or the inspection until the answer.
     const options = objectOptions(stimulus, ctx.params.objects);

@@ -14,6 +14,7 @@ export function measureEnvironment(win: Window, rules: EligibilityRules, job: El
     osName: ua.os.name,
     osVersion: ua.os.version,
     screen: { width: win.screen.width, height: win.screen.height },
+    pixelRatio: win.devicePixelRatio || 1,
     zoom: zoomPercent(win.outerWidth, win.innerWidth),
     job,
     swapSizes,

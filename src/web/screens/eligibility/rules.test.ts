@@ -151,3 +151,23 @@ describe('eligibility rules', () => {
     });
   });
 });
+
+describe('screen sizes in device pixels (README "Pixel-exact stimuli")', () => {
+  const hd = { ...input().job, targetScreenSizeHeight: 1080, targetScreenSizeWidth: 1920 };
+  it('a 1920×1080 panel at 125 % display scaling (screen 1536×864) passes a 1920×1080 minimum, shown in device pixels', () => {
+    const r = byId(checkEligibility(input({ screen: { width: 1536, height: 864 }, pixelRatio: 1.25, job: hd }), en));
+    expect(r.minSize).toEqual({ id: 'minSize', value: '1080x1920, height x width', pass: true, message: null });
+  });
+
+  it('the same screen at 100 % scaling is 1536×864 device pixels and is refused', () => {
+    const r = byId(checkEligibility(input({ screen: { width: 1536, height: 864 }, pixelRatio: 1, job: hd }), en));
+    expect(r.minSize!.message).toBe('Please use a larger screen than the current one at 864x1536. Targeted minimum size is 1080x1920.');
+  });
+
+  it('a Retina 1440×900 screen is 2880×1800 device pixels against a 2560×1440 maximum', () => {
+    const job = { ...input().job, maxScreenSizeHeight: 1440, maxScreenSizeWidth: 2560 };
+    expect(byId(checkEligibility(input({ screen: { width: 1440, height: 900 }, pixelRatio: 2, job }), en)).maxSize!.message).toBe(
+      'Please use a smaller screen than the current one at 1800x2880. Targeted maximum size is 1440x2560.',
+    );
+  });
+});

@@ -29,7 +29,13 @@ export interface EligibilityInput {
   browserVersion: string | undefined;
   osName: string | undefined;
   osVersion: string | undefined;
+  /** `screen.width` × `screen.height`, CSS px. */
   screen: ScreenSize;
+  /**
+   * window.devicePixelRatio (default 1). The size rules compare device pixels, screen × ratio: a 1920×1080 panel
+   * at 125 % display scaling reports a 1536×864 screen, and has every pixel a 1920×1080 study needs.
+   */
+  pixelRatio?: number;
   /** Page zoom in percent (see `zoomPercent`). */
   zoom: number;
   job: EligibilityJob;
@@ -95,8 +101,14 @@ function sizeTarget(height: number, width: number, swap: boolean): { th: number;
   return swap ? { th: width, tw: height } : { th: height, tw: width };
 }
 
+/** The screen in device pixels (screen × ratio, rounded: 1536 × 1.25 = 1920). */
+export function deviceScreen(screen: ScreenSize, pixelRatio = 1): ScreenSize {
+  return { width: Math.round(screen.width * pixelRatio), height: Math.round(screen.height * pixelRatio) };
+}
+
 export function checkEligibility(input: EligibilityInput, t: Strings): CheckResult[] {
-  const { job, screen } = input;
+  const { job } = input;
+  const screen = deviceScreen(input.screen, input.pixelRatio);
   const browsers = input.rules.browsers(job.category_id);
   const oses = input.rules.oses;
   const browser = browserFamily(input.browserName);
