@@ -1,5 +1,7 @@
 import { readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { StudyConflictError } from '../../src/server/study/import.js';
 import { loadStudy, StudyValidationError } from '../../src/server/study/validate.js';
@@ -112,6 +114,41 @@ it('reads each video\'s container and refuses, naming the file, a codec the play
     { path: '$.playlists[0].stimuli[2].source', message: 'video fake.mp4 is not a readable video file (MP4, WebM, Matroska, QuickTime or Ogg)' },
     { path: '$.playlists[0].stimuli[3].source', message: 'video clip-hevc.mp4 uses hevc, which the player does not support (H.264, VP8, VP9, AV1)' },
   ]);
+});
+
+/** A PNG with one more chunk before its image data (its CRC computed: a well-formed file). */
+function withChunk(png: Buffer, type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  body.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(body), 8 + data.length);
+  const ihdrEnd = 8 + 12 + png.readUInt32BE(8);
+  return Buffer.concat([png.subarray(0, ihdrEnd), chunk, png.subarray(ihdrEnd)]);
+}
+
+it('reads each image\'s colour tags and bit depth: sRGB or untagged 8-bit is accepted, anything the stage would show converted is refused, naming the file', async () => {
+  const file = await writeStudy({
+    id: 'colours',
+    job: jobFields('absolute_category_rating'),
+    playlists: [{ stimuli: ['plain.png', 'srgb.jpg', 'p3.jpg', 'deep.png', 'linear.png', 'gamma-srgb.png'].map((source) => ({ source })) }],
+  });
+  const media = join(dirname(file), 'media');
+  const pixels = sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 60, b: 30 } } });
+  await writeFile(join(media, 'plain.png'), await pixels.clone().png().toBuffer());
+  await writeFile(join(media, 'srgb.jpg'), await pixels.clone().withIccProfile('srgb').jpeg().toBuffer());
+  await writeFile(join(media, 'p3.jpg'), await pixels.clone().withIccProfile('p3').jpeg().toBuffer());
+  await writeFile(join(media, 'deep.png'), await pixels.clone().toColourspace('rgb16').png().toBuffer());
+  const gamma = (value: number) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255]);
+  await writeFile(join(media, 'linear.png'), withChunk(await pixels.clone().png().toBuffer(), 'gAMA', gamma(100000)));
+  await writeFile(join(media, 'gamma-srgb.png'), withChunk(await pixels.clone().png().toBuffer(), 'gAMA', gamma(45455)));
+  const problems = await problemsOf(file);
+  expect(problems.map((p) => p.path)).toEqual(['$.playlists[0].stimuli[2].source', '$.playlists[0].stimuli[3].source', '$.playlists[0].stimuli[4].source']);
+  expect(problems[0]!.message).toMatch(/^image p3\.jpg carries the colour profile "sP3C": the stage shows stored values as sRGB, without conversion; convert it to sRGB/);
+  expect(problems[1]!.message).toMatch(/^image deep\.png has 16 bits per channel: browsers show 8/);
+  expect(problems[2]!.message).toBe(
+    "image linear.png declares a gamma of 1/1.00 (PNG gAMA 100000), not sRGB's 1/2.2: browsers would re-encode it; convert it to sRGB and remove the chunk",
+  );
 });
 
 describeEachDialect('study import', (dialect) => {

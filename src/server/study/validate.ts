@@ -14,6 +14,7 @@ import { ajvErrorDetails, type ErrorDetail } from '../errors.js';
 import { checkGltf, type CheckedModel } from './gltf-check.js';
 import { ModelProblem } from './model-limits.js';
 import { checkPly } from './ply.js';
+import { imageColourProblem } from './image-colour.js';
 import { videoCodecProblem } from './video-codec.js';
 
 /** At most this many problems are kept and told; the others are only counted (a junk file has one per stimulus). */
@@ -225,13 +226,15 @@ async function realDirectory(path: string): Promise<string | null> {
 }
 
 /**
- * Why this media file cannot be shown: not a file of the media folder, a video the player cannot decode, or a 3D
- * object that is malformed or over the limits (a checked one goes into `models`).
+ * Why this media file cannot be shown: not a file of the media folder, an image whose values are not sRGB as the
+ * stage draws them, a video the player cannot decode, or a 3D object that is malformed or over the limits (a
+ * checked one goes into `models`).
  */
 async function usableMediaProblem(mediaRoot: string, source: string, models: Map<string, CheckedModel>): Promise<string | null> {
   const problem = await mediaFileProblem(mediaRoot, source);
   const kind = mediaType(source, null)?.kind;
-  if (problem || kind === 'image') return problem;
+  if (problem) return problem;
+  if (kind === 'image') return imageColourProblem(resolve(mediaRoot, source), source);
   if (kind === 'video') return videoCodecProblem(resolve(mediaRoot, source), source);
   try {
     models.set(source, await (source.toLowerCase().endsWith('.ply') ? checkPly : checkGltf)(mediaRoot, source));
