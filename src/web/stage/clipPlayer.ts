@@ -8,8 +8,9 @@
  */
 import { BlobSource, EncodedPacketSink, Input, MATROSKA, MP4, OGG, QTFF, WEBM } from 'mediabunny';
 import type { EncodedPacket } from 'mediabunny';
-import type { Texture } from 'pixi.js';
+import type { Renderer, Texture } from 'pixi.js';
 import { clipTimeline, type ClipTimeline } from './clipCadence';
+import { clipColour, type ClipColour } from './videoColour';
 import { createClipTexture, type ClipTexture, type ClipTextureEvents, type PendingFrame } from './clipTexture';
 
 /** Decoded frames kept ahead of the one on screen while the clip plays. */
@@ -36,6 +37,8 @@ export interface DemuxedClip {
   packets: Array<{ packet: EncodedPacket; index: number }>;
   width: number;
   height: number;
+  /** The YUV → RGB conversion the clip's tags (or the convention for an untagged clip) call for. */
+  colour: ClipColour;
 }
 
 /** Read a clip's video track; null when the container cannot be read or has no video track. */
@@ -56,12 +59,14 @@ export async function demuxClip(blob: Blob): Promise<DemuxedClip | null> {
       lastPacket.duration > 0 ? lastPacket.duration : null,
     );
     const config = track.codec ? await track.getDecoderConfig() : null;
+    const colour = clipColour(await track.getColorSpace().catch(() => null), track.codedWidth, track.codedHeight);
     return {
       timeline,
       config,
       packets: raw.map((packet, i) => ({ packet, index: indexOf.get(i)! })),
       width: track.displayWidth,
       height: track.displayHeight,
+      colour,
     };
   } catch {
     return null;
@@ -128,12 +133,15 @@ export class ClipPlayer {
 
   /**
    * Decode frame 0 and the next few; null when frame 0 cannot be decoded (the element path is tried instead).
-   * `copyPixels` false keeps the VideoFrame upload even where the RGBA copy works (comparisons).
+   * `copyPixels` false keeps the VideoFrame upload even where the RGBA copy works (comparisons); with the stage's
+   * `renderer`, frames are converted from their planes with the clip's own matrix and range (README "Pixel-exact
+   * stimuli").
    */
-  static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }, copyPixels = true): Promise<ClipPlayer | null> {
+  static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }, copyPixels = true, renderer?: Renderer): Promise<ClipPlayer | null> {
     const first = await decodeFirstFrame(clip).catch(() => null);
     if (!first) return null;
-    const player = new ClipPlayer(name, clip, await createClipTexture(first, copyPixels));
+    const planes = renderer ? { renderer, colour: clip.colour } : undefined;
+    const player = new ClipPlayer(name, clip, await createClipTexture(first, copyPixels, planes));
     player.primed = player.restart();
     await player.primed;
     return player;
@@ -147,7 +155,8 @@ export class ClipPlayer {
     return this.frames.height;
   }
 
-  /** How shown frames reach the texture: RGBA bytes copied ahead ('pixels') or the VideoFrame itself ('frames'). */
+  /** How shown frames reach the texture: planes converted on the GPU ('planes'), RGBA bytes copied ahead ('pixels'),
+   * or the VideoFrame itself ('frames'). */
   get uploadPath(): ClipTexture['path'] {
     return this.frames.path;
   }

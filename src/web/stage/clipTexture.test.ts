@@ -15,6 +15,7 @@ vi.hoisted(() => {
 import { createClipTexture, detectRgbaCopy, type ClipTexture, type PendingFrame } from './clipTexture';
 import { ClipPlayer, IDLE_AHEAD, reorderSpan, type DemuxedClip } from './clipPlayer';
 import { clipTimeline } from './clipCadence';
+import { clipColour } from './videoColour';
 import { clipsOverBudget } from './mediaCache';
 
 const WIDTH = 4;
@@ -262,6 +263,7 @@ function fakeClip(decodeOrder: number[]): DemuxedClip & { config: VideoDecoderCo
     packets: packets as unknown as DemuxedClip['packets'],
     width: WIDTH,
     height: HEIGHT,
+    colour: clipColour(null, WIDTH, HEIGHT),
   };
 }
 

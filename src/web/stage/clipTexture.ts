@@ -1,5 +1,9 @@
 /**
- * The texture a ClipPlayer draws into, and the decoded frames waiting for it. Two paths, picked once per page:
+ * The texture a ClipPlayer draws into, and the decoded frames waiting for it. Three paths:
+ * - planes (where the stage has WebGL and the frame is 8-bit I420, NV12, I422 or I444): each frame's planes are
+ *   copied as they are (copyTo without a format) into a pool of reused buffers; showing a frame uploads them and
+ *   converts them to RGB on the GPU with the clip's own matrix and range (clipPlanes.ts). Why: the browser's own
+ *   conversion is not exact (copyTo RGBA got BT.709 limited range 9 levels off in blue here).
  * - pixels (where VideoFrame.copyTo converts to RGBA): each frame is converted to sRGB RGBA bytes as it comes out of
  *   the decoder (copyTo is asynchronous, off the drawing path) into a small pool of reused buffers, and the
  *   VideoFrame is closed as soon as its bytes are copied; showing a frame uploads those bytes (texSubImage2D through
@@ -12,6 +16,9 @@
  * VideoFrame; frame 0 is kept apart for a rewound clip.
  */
 import { BufferImageSource, ImageSource, Texture } from 'pixi.js';
+import type { Renderer } from 'pixi.js';
+import { createPlanesCopier } from './clipPlanes';
+import type { ClipColour } from './videoColour';
 
 /** A decoded clip frame waiting to be shown. */
 export interface PendingFrame {
@@ -23,7 +30,7 @@ export interface PendingFrame {
 
 export interface ClipTexture {
   readonly texture: Texture;
-  readonly path: 'pixels' | 'frames';
+  readonly path: 'planes' | 'pixels' | 'frames';
   readonly width: number;
   readonly height: number;
   /** Take a decoded frame (owned from now on); a frame not ready yet reports to `events` when its copy is over. */
@@ -83,40 +90,82 @@ export function detectRgbaCopy(frame: VideoFrame): boolean {
   }
 }
 
+/** Where the planes path converts: the stage's renderer (WebGL) and the clip's matrix and range. */
+export interface PlanesTarget {
+  renderer: Renderer;
+  colour: ClipColour;
+}
+
 /**
- * The texture for a clip, from its frame 0 (owned from now on; closed here or kept for a rewind): the pixels path
- * where the browser converts (and `copyPixels`), else the frames path.
+ * The texture for a clip, from its frame 0 (owned from now on; closed here or kept for a rewind): the planes path
+ * where the stage converts (`planes` given, and `copyPixels`), else the pixels path where the browser converts,
+ * else the frames path.
  */
-export async function createClipTexture(first: VideoFrame, copyPixels = true): Promise<ClipTexture> {
+export async function createClipTexture(first: VideoFrame, copyPixels = true, planes?: PlanesTarget): Promise<ClipTexture> {
   const rect = first.visibleRect;
-  // The pixels path copies the visible rectangle; a clip whose display size differs (non-square pixels) is scaled
+  // The copying paths copy the visible rectangle; a clip whose display size differs (non-square pixels) is scaled
   // by the browser's own upload instead, as before.
   const square = !!rect && rect.width === first.displayWidth && rect.height === first.displayHeight;
-  if (copyPixels && square && rgbaCopySupported(first)) {
-    const pixels = new Uint8Array(rect.width * rect.height * 4);
+  const copiers = copyPixels && square ? [planes && (() => createPlanesCopier(first, planes)), rgbaCopySupported(first) && (() => rgbaCopier(rect.width, rect.height))] : [];
+  for (const make of copiers) {
+    const copier = make ? make() : null;
+    if (!copier) continue;
+    const bytes = new Uint8Array(copier.bytes);
     try {
-      await first.copyTo(pixels, RGBA_COPY);
+      await copier.copy(first, bytes);
       first.close();
-      return new PixelsClipTexture(pixels, rect.width, rect.height);
+      return new CopiedClipTexture(copier, bytes, rect!.width, rect!.height);
     } catch {
-      // A conversion this frame cannot do: the frames path still shows it.
+      // A copy this frame cannot do: the next path still shows it.
+      copier.destroy();
     }
   }
   return new FramesClipTexture(first);
 }
 
-interface PixelsFrame extends PendingFrame {
+/** How the copying paths get a frame's bytes and show them: RGBA converted by the browser, or planes by the GPU. */
+export interface FrameCopier {
+  readonly path: 'planes' | 'pixels';
+  readonly texture: Texture;
+  /** Bytes of one frame's buffer. */
+  readonly bytes: number;
+  /** Bytes the texture itself holds beyond the buffers (the planes path's converted RGBA). */
+  readonly textureBytes: number;
+  copy(frame: VideoFrame, into: Uint8Array): Promise<unknown>;
+  /** Put these bytes on the texture (now, or at the next render). */
+  upload(bytes: Uint8Array): void;
+  destroy(): void;
+}
+
+/** The browser converts to sRGB RGBA bytes; the texture uploads them as they are. */
+function rgbaCopier(width: number, height: number): FrameCopier {
+  // Straight RGBA bytes with alpha 255: nothing to premultiply, and no colour conversion applies to a buffer.
+  const source = new BufferImageSource({ resource: new Uint8Array(width * height * 4), width, height, format: 'rgba8unorm', alphaMode: 'premultiplied-alpha' });
+  const texture = new Texture({ source });
+  return {
+    path: 'pixels',
+    texture,
+    bytes: width * height * 4,
+    textureBytes: 0,
+    copy: (frame, into) => frame.copyTo(into, RGBA_COPY),
+    upload(bytes) {
+      source.resource = bytes;
+      source.update();
+    },
+    destroy: () => texture.destroy(true),
+  };
+}
+
+interface CopiedFrame extends PendingFrame {
   ready: boolean;
   pixels: Uint8Array;
   /** Discarded while its copy was running: the buffer goes back to the pool once the copy is over. */
   dropped: boolean;
 }
 
-/** Frames converted to RGBA bytes ahead of time; showing one only uploads its bytes. */
-export class PixelsClipTexture implements ClipTexture {
-  readonly path = 'pixels';
+/** Frames copied to bytes ahead of time (RGBA or planes); showing one only uploads them (and converts planes). */
+export class CopiedClipTexture implements ClipTexture {
   readonly texture: Texture;
-  private readonly source: BufferImageSource;
   /** Buffers free for the next frame: reused, so a play allocates at most DECODE_AHEAD + 1 of them once. */
   private readonly free: Uint8Array[] = [];
   /** Buffers kept (beyond frame 0's) once they come back; null while a play runs. */
@@ -128,19 +177,23 @@ export class PixelsClipTexture implements ClipTexture {
   allocated = 0;
 
   constructor(
+    private readonly copier: FrameCopier,
     private readonly firstPixels: Uint8Array,
     readonly width: number,
     readonly height: number,
   ) {
     this.shownPixels = firstPixels;
-    // Straight RGBA bytes with alpha 255: nothing to premultiply, and no colour conversion applies to a buffer.
-    this.source = new BufferImageSource({ resource: firstPixels, width, height, format: 'rgba8unorm', alphaMode: 'premultiplied-alpha' });
-    this.texture = new Texture({ source: this.source });
+    this.texture = copier.texture;
+    copier.upload(firstPixels);
+  }
+
+  get path(): FrameCopier['path'] {
+    return this.copier.path;
   }
 
   accept(frame: VideoFrame, index: number, events: ClipTextureEvents): PendingFrame {
     const pixels = this.free.pop() ?? this.allocate();
-    const pending: PixelsFrame = { index, ready: false, pixels, dropped: false };
+    const pending: CopiedFrame = { index, ready: false, pixels, dropped: false };
     const copied = (failure: { error: unknown } | null) => {
       frame.close();
       if (this.released) return;
@@ -151,7 +204,7 @@ export class PixelsClipTexture implements ClipTexture {
         events.onReady();
       }
     };
-    frame.copyTo(pixels, RGBA_COPY).then(
+    this.copier.copy(frame, pixels).then(
       () => copied(null),
       (error: unknown) => copied({ error }),
     );
@@ -159,7 +212,7 @@ export class PixelsClipTexture implements ClipTexture {
   }
 
   show(frame: PendingFrame): void {
-    const pixels = (frame as PixelsFrame).pixels;
+    const pixels = (frame as CopiedFrame).pixels;
     this.upload(pixels);
   }
 
@@ -168,7 +221,7 @@ export class PixelsClipTexture implements ClipTexture {
   }
 
   discard(frame: PendingFrame): void {
-    const pending = frame as PixelsFrame;
+    const pending = frame as CopiedFrame;
     if (pending.ready) this.recycle(pending.pixels);
     else pending.dropped = true;
   }
@@ -183,20 +236,19 @@ export class PixelsClipTexture implements ClipTexture {
   }
 
   get heldBytes(): number {
-    return (1 + this.allocated) * this.width * this.height * 4;
+    return (1 + this.allocated) * this.copier.bytes + this.copier.textureBytes;
   }
 
   release(): void {
     this.released = true;
     this.free.length = 0;
     this.allocated = 0;
-    this.texture.destroy(true);
+    this.copier.destroy();
   }
 
   private upload(pixels: Uint8Array): void {
     const previous = this.shownPixels;
-    this.source.resource = pixels;
-    this.source.update();
+    this.copier.upload(pixels);
     this.shownPixels = pixels;
     if (previous !== this.firstPixels && previous !== pixels) this.recycle(previous);
   }
@@ -209,7 +261,7 @@ export class PixelsClipTexture implements ClipTexture {
 
   private allocate(): Uint8Array {
     this.allocated++;
-    return new Uint8Array(this.width * this.height * 4);
+    return new Uint8Array(this.copier.bytes);
   }
 }
 

@@ -29,7 +29,7 @@ export interface GlimpseStageDebug {
    * How a prepared video reaches the screen: 'pixels' (stage clock, RGBA bytes copied ahead), 'frames' (stage clock,
    * the VideoFrame uploaded), 'element' (the <video> element); null when not prepared or not a video.
    */
-  videoUpload(media: string): 'pixels' | 'frames' | 'element' | null;
+  videoUpload(media: string): 'planes' | 'pixels' | 'frames' | 'element' | null;
   /** Records of the last finished play(), or null. */
   readonly lastRecords: PresentationRecord[] | null;
   /** Where the last step that showed media drew them (canvas CSS px): layout checks compare them with the page. */

@@ -131,7 +131,7 @@ export class MediaCache {
     const loaded = this.lookup(name);
     if (!loaded) throw new StageMediaError(name, 'unknown', 'missing');
     if (loaded.kind === 'model') return this.createModel(loaded);
-    const entry = loaded.kind === 'video' ? await createVideo(loaded, this.videoPath) : await createImage(loaded);
+    const entry = loaded.kind === 'video' ? await createVideo(loaded, this.videoPath, this.renderer) : await createImage(loaded);
     // Binding a source uploads it now rather than in the first frame that draws it.
     this.renderer.texture.initSource(entry.texture.source);
     return entry;
@@ -213,10 +213,11 @@ async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
   };
 }
 
-async function createVideo(loaded: LoadedMedia, path: VideoPath): Promise<PreparedMedia> {
+async function createVideo(loaded: LoadedMedia, path: VideoPath, renderer: Renderer): Promise<PreparedMedia> {
   const demuxed = await demuxClip(loaded.blob);
   if (path !== 'element' && demuxed?.config && (await canDecode(demuxed.config))) {
-    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config }, path === 'auto');
+    // 'auto': frames converted from their planes by the stage (exact colour), else copied as RGBA.
+    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config }, path === 'auto', path === 'auto' ? renderer : undefined);
     if (clip) {
       return {
         name: loaded.name,

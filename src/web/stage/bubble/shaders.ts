@@ -4,7 +4,7 @@
  * uniform bounds); the fragment shaders ask for highp themselves.
  */
 import { GlProgram } from 'pixi.js';
-import quadVertex from '../../../../shaders/bubble/quad.vert?raw';
+import quadVertex from '../../../../shaders/quad.vert?raw';
 import gaussianPassFragment from '../../../../shaders/bubble/gaussian-pass.frag?raw';
 import bubbleWindowFragment from '../../../../shaders/bubble/bubble-window.frag?raw';
 

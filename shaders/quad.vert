@@ -1,5 +1,5 @@
 #version 300 es
-// Vertex shader of every bubble pass: a unit quad (0..1) that the mesh's transform scales and places in the
+// Vertex shader of every bubble pass and of the video conversion: a unit quad (0..1) that the mesh's transform scales and places in the
 // target's pixel space (CSS px on the canvas, texels in a render texture). Pixi supplies the three matrices
 // (its global and per-mesh uniform groups).
 precision highp float;

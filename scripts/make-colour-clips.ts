@@ -1,0 +1,106 @@
+/**
+ * Colour-bar clips for the video colour checks (`npm run media:colour [-- out-folder]`, default
+ * tests/fixtures/colour): 75 % bars and a skin tone, H.264, two frames, in each matrix, range and tagging the stage
+ * must show exactly (README "Pixel-exact stimuli"), and `reference.json`: each bar's colour as ffmpeg decodes the
+ * clip with the matrix and range the stage must use (the file's tags, or for an untagged file the convention:
+ * BT.709 from 1280 wide or above 576 lines, else BT.601). Needs ffmpeg (Debian: `apt-get install -y ffmpeg`); the
+ * committed clips are a few KB each, so the tests need no ffmpeg.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+
+/** 75 % bars (white, yellow, cyan, green, magenta, red, blue, black) and a skin tone, in source RGB. */
+export const BARS: ReadonlyArray<readonly [number, number, number]> = [
+  [191, 191, 191],
+  [191, 191, 0],
+  [0, 191, 191],
+  [0, 191, 0],
+  [191, 0, 191],
+  [191, 0, 0],
+  [0, 0, 191],
+  [16, 16, 16],
+  [224, 172, 140],
+];
+
+export interface ColourClip {
+  file: string;
+  width: number;
+  height: number;
+  /** The matrix and range the pixels were encoded with. */
+  matrix: 'bt709' | 'bt601';
+  range: 'tv' | 'pc';
+  /** Written into the stream (VUI) and the container. */
+  tagged: boolean;
+}
+
+export const COLOUR_CLIPS: readonly ColourClip[] = [
+  { file: 'bars-bt709-limited.mp4', width: 320, height: 180, matrix: 'bt709', range: 'tv', tagged: true },
+  { file: 'bars-bt709-full.mp4', width: 320, height: 180, matrix: 'bt709', range: 'pc', tagged: true },
+  { file: 'bars-bt601-limited.mp4', width: 320, height: 180, matrix: 'bt601', range: 'tv', tagged: true },
+  { file: 'bars-bt601-full.mp4', width: 320, height: 180, matrix: 'bt601', range: 'pc', tagged: true },
+  { file: 'bars-untagged-bt601.mp4', width: 320, height: 180, matrix: 'bt601', range: 'tv', tagged: false },
+  { file: 'bars-untagged-bt709-hd.mp4', width: 1280, height: 720, matrix: 'bt709', range: 'tv', tagged: false },
+];
+
+/** The centre of bar `i` (what the checks read: away from chroma edges). */
+export function barCentre(i: number, width: number, height: number): { x: number; y: number } {
+  const bar = width / BARS.length;
+  return { x: Math.floor(bar * i + bar / 2), y: Math.floor(height / 2) };
+}
+
+async function barsPng(width: number, height: number): Promise<Buffer> {
+  const data = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) data.set(BARS[Math.min(BARS.length - 1, Math.floor((x * BARS.length) / width))]!, (y * width + x) * 3);
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+const SWS = 'accurate_rnd+full_chroma_int+bitexact';
+
+function encode(source: string, out: string, clip: ColourClip): void {
+  const ffMatrix = clip.matrix === 'bt709' ? 'bt709' : 'smpte170m';
+  const tags = clip.tagged ? ['-colorspace', ffMatrix, '-color_primaries', ffMatrix, '-color_trc', ffMatrix, '-color_range', clip.range] : [];
+  execFileSync('ffmpeg', [
+    '-v', 'error', '-y', '-loop', '1', '-i', source, '-frames:v', '2', '-r', '25',
+    '-sws_flags', SWS,
+    '-vf', `scale=out_color_matrix=${clip.matrix}:out_range=${clip.range},format=yuv420p`,
+    '-c:v', 'libx264', '-profile:v', 'high', '-crf', '1',
+    ...tags, '-movflags', '+faststart', '-map_metadata', '-1', '-fflags', '+bitexact', out,
+  ]);
+}
+
+/** Bar colours of the clip's first frame, decoded by ffmpeg with the given matrix and range. */
+function referenceDecode(file: string, clip: ColourClip): Array<[number, number, number]> {
+  const rgb = execFileSync('ffmpeg', [
+    '-v', 'error', '-i', file, '-frames:v', '1', '-sws_flags', SWS,
+    '-vf', `scale=in_color_matrix=${clip.matrix}:in_range=${clip.range},format=rgb24`, '-f', 'rawvideo', '-',
+  ], { maxBuffer: 64 << 20 });
+  return BARS.map((_, i) => {
+    const { x, y } = barCentre(i, clip.width, clip.height);
+    const at = (y * clip.width + x) * 3;
+    return [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
+  });
+}
+
+export async function makeColourClips(out: string): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  const reference: Record<string, unknown> = {};
+  for (const clip of COLOUR_CLIPS) {
+    const source = join(out, `source-${clip.width}x${clip.height}.png`);
+    writeFileSync(source, await barsPng(clip.width, clip.height));
+    const file = join(out, clip.file);
+    encode(source, file, clip);
+    reference[clip.file] = { ...clip, bars: referenceDecode(file, clip) };
+    execFileSync('rm', ['-f', source]);
+  }
+  writeFileSync(join(out, 'reference.json'), `${JSON.stringify({ source: BARS, clips: reference }, null, 1)}\n`);
+}
+
+if (process.argv[1]?.endsWith('make-colour-clips.ts')) {
+  const out = process.argv[2] ?? 'tests/fixtures/colour';
+  await makeColourClips(out);
+  console.log(`${COLOUR_CLIPS.length} clips and reference.json in ${out}`);
+}
