@@ -33,6 +33,8 @@ export interface ColourClip {
   range: 'tv' | 'pc';
   /** Written into the stream (VUI) and the container. */
   tagged: boolean;
+  /** Display rotation written into the container, clockwise degrees. */
+  rotation?: 90 | 270;
 }
 
 export const COLOUR_CLIPS: readonly ColourClip[] = [
@@ -42,6 +44,8 @@ export const COLOUR_CLIPS: readonly ColourClip[] = [
   { file: 'bars-bt601-full.mp4', width: 320, height: 180, matrix: 'bt601', range: 'pc', tagged: true },
   { file: 'bars-untagged-bt601.mp4', width: 320, height: 180, matrix: 'bt601', range: 'tv', tagged: false },
   { file: 'bars-untagged-bt709-hd.mp4', width: 1280, height: 720, matrix: 'bt709', range: 'tv', tagged: false },
+  { file: 'bars-bt601-rotated-90.mp4', width: 320, height: 180, matrix: 'bt601', range: 'tv', tagged: true, rotation: 90 },
+  { file: 'bars-bt601-rotated-270.mp4', width: 320, height: 180, matrix: 'bt601', range: 'tv', tagged: true, rotation: 270 },
 ];
 
 /** The centre of bar `i` (what the checks read: away from chroma edges). */
@@ -70,17 +74,42 @@ function encode(source: string, out: string, clip: ColourClip): void {
     '-c:v', 'libx264', '-profile:v', 'high', '-crf', '1',
     ...tags, '-movflags', '+faststart', '-map_metadata', '-1', '-fflags', '+bitexact', out,
   ]);
+  if (clip.rotation) {
+    // ffmpeg 5.1 writes the display matrix from the `rotate` tag only when it copies the stream, and that matrix
+    // turns the picture counter-clockwise by the tag (checked: its own autorotate and ffprobe agree).
+    const turned = `${out}.turned.mp4`;
+    const tag = (360 - clip.rotation) % 360;
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-c', 'copy', '-metadata:s:v:0', `rotate=${tag}`, '-movflags', '+faststart', '-fflags', '+bitexact', turned]);
+    execFileSync('mv', [turned, out]);
+  }
 }
 
-/** Bar colours of the clip's first frame, decoded by ffmpeg with the given matrix and range. */
+/** The displayed size: a quarter turn swaps the sides. */
+export function shownSize(clip: ColourClip): { width: number; height: number } {
+  return clip.rotation ? { width: clip.height, height: clip.width } : { width: clip.width, height: clip.height };
+}
+
+/**
+ * Where bar `i`'s centre is on the displayed (turned) picture: a clockwise quarter turn puts the left column on
+ * the top row, three of them on the bottom row.
+ */
+export function shownBarCentre(i: number, clip: ColourClip): { x: number; y: number } {
+  const { x, y } = barCentre(i, clip.width, clip.height);
+  if (clip.rotation === 90) return { x: clip.height - 1 - y, y: x };
+  if (clip.rotation === 270) return { x: y, y: clip.width - 1 - x };
+  return { x, y };
+}
+
+/** Bar colours of the clip's first frame as players show it (turned), decoded by ffmpeg with the given matrix and range. */
 function referenceDecode(file: string, clip: ColourClip): Array<[number, number, number]> {
+  const { width } = shownSize(clip);
   const rgb = execFileSync('ffmpeg', [
     '-v', 'error', '-i', file, '-frames:v', '1', '-sws_flags', SWS,
     '-vf', `scale=in_color_matrix=${clip.matrix}:in_range=${clip.range},format=rgb24`, '-f', 'rawvideo', '-',
   ], { maxBuffer: 64 << 20 });
   return BARS.map((_, i) => {
-    const { x, y } = barCentre(i, clip.width, clip.height);
-    const at = (y * clip.width + x) * 3;
+    const { x, y } = shownBarCentre(i, clip);
+    const at = (y * width + x) * 3;
     return [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
   });
 }

@@ -2,7 +2,8 @@
  * The planes path of a clip (clipTexture.ts): a decoded frame's planes copied as they are (copyTo without a
  * format, rows padded to 4 bytes so WebGL's default unpack alignment reads them), uploaded as one-channel textures,
  * and converted to RGB on the GPU by shaders/video/yuv-to-rgb.frag with the clip's own matrix and range
- * (videoColour.ts) into the clip's texture, a render texture of the picture's size. One pass per new frame.
+ * (videoColour.ts) into the clip's texture, a render texture of the picture's size, turned as the container's
+ * rotation says (the layout then uses the turned size, as a <video> element does). One pass per new frame.
  */
 import { BufferImageSource, Container, GlProgram, Mesh, RenderTexture, Shader, UniformGroup } from 'pixi.js';
 import type { MeshGeometry } from 'pixi.js';
@@ -41,7 +42,7 @@ interface Plane {
 }
 
 /** The copier for this frame's format, or null when the format is not one converted here (10-bit, RGB). */
-export function createPlanesCopier(first: VideoFrame, { renderer, colour }: PlanesTarget): FrameCopier | null {
+export function createPlanesCopier(first: VideoFrame, { renderer, colour, rotation = 0 }: PlanesTarget): FrameCopier | null {
   const format = first.format ? FORMATS[first.format] : undefined;
   const rect = first.visibleRect;
   if (!format || !rect || !('gl' in renderer)) return null;
@@ -78,23 +79,30 @@ export function createPlanesCopier(first: VideoFrame, { renderer, colour }: Plan
   const chromaU = sourceOf(planes[1]!);
   const chromaV = format.interleaved ? chromaU : sourceOf(planes[2]!);
   const { range, k } = conversionConstants(colour);
+  // Drawn turned as the container says (clockwise): a quarter turn swaps the picture's sides.
+  const quarterTurns = Math.round(((rotation % 360) + 360) % 360 / 90) % 4;
+  const [shownWidth, shownHeight] = quarterTurns % 2 === 1 ? [height, width] : [width, height];
   const uniforms = new UniformGroup({
     uChromaShift: { value: new Float32Array(format.shift), type: 'vec2<f32>' },
     uInterleaved: { value: format.interleaved ? 1 : 0, type: 'f32' },
     uRange: { value: new Float32Array(range), type: 'vec4<f32>' },
     uK: { value: new Float32Array(k), type: 'vec2<f32>' },
+    uQuarterTurns: { value: quarterTurns, type: 'f32' },
+    uCodedSize: { value: new Float32Array([width, height]), type: 'vec2<f32>' },
   });
   const shader = new Shader({ glProgram: yuvToRgbProgram(), resources: { uLuma: luma, uChromaU: chromaU, uChromaV: chromaV, conversion: uniforms } });
   const mesh = new Mesh<MeshGeometry, Shader>({ geometry: unitQuad(), shader });
   mesh.state.blend = false;
-  mesh.scale.set(width, height);
+  mesh.scale.set(shownWidth, shownHeight);
   const scene = new Container();
   scene.addChild(mesh);
-  const target = RenderTexture.create({ width, height, resolution: 1, scaleMode: 'linear', addressMode: 'clamp-to-edge', antialias: false });
+  const target = RenderTexture.create({ width: shownWidth, height: shownHeight, resolution: 1, scaleMode: 'linear', addressMode: 'clamp-to-edge', antialias: false });
 
   return {
     path: 'planes',
     texture: target,
+    width: shownWidth,
+    height: shownHeight,
     bytes,
     textureBytes: width * height * 4,
     copy: (frame, into) => frame.copyTo(into, { layout }),

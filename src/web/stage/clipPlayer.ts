@@ -39,6 +39,8 @@ export interface DemuxedClip {
   height: number;
   /** The YUV → RGB conversion the clip's tags (or the convention for an untagged clip) call for. */
   colour: ClipColour;
+  /** The container's rotation, clockwise degrees (0, 90, 180, 270): the planes path draws the clip turned. */
+  rotation: number;
 }
 
 /** Read a clip's video track; null when the container cannot be read or has no video track. */
@@ -60,6 +62,7 @@ export async function demuxClip(blob: Blob): Promise<DemuxedClip | null> {
     );
     const config = track.codec ? await track.getDecoderConfig() : null;
     const colour = clipColour(await track.getColorSpace().catch(() => null), track.codedWidth, track.codedHeight);
+    const rotation = await track.getRotation().catch(() => 0);
     return {
       timeline,
       config,
@@ -67,6 +70,7 @@ export async function demuxClip(blob: Blob): Promise<DemuxedClip | null> {
       width: track.displayWidth,
       height: track.displayHeight,
       colour,
+      rotation,
     };
   } catch {
     return null;
@@ -140,7 +144,7 @@ export class ClipPlayer {
   static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }, copyPixels = true, renderer?: Renderer): Promise<ClipPlayer | null> {
     const first = await decodeFirstFrame(clip).catch(() => null);
     if (!first) return null;
-    const planes = renderer ? { renderer, colour: clip.colour } : undefined;
+    const planes = renderer ? { renderer, colour: clip.colour, rotation: clip.rotation } : undefined;
     const player = new ClipPlayer(name, clip, await createClipTexture(first, copyPixels, planes));
     player.primed = player.restart();
     await player.primed;

@@ -264,6 +264,7 @@ function fakeClip(decodeOrder: number[]): DemuxedClip & { config: VideoDecoderCo
     width: WIDTH,
     height: HEIGHT,
     colour: clipColour(null, WIDTH, HEIGHT),
+    rotation: 0,
   };
 }
 

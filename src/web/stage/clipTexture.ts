@@ -94,6 +94,8 @@ export function detectRgbaCopy(frame: VideoFrame): boolean {
 export interface PlanesTarget {
   renderer: Renderer;
   colour: ClipColour;
+  /** The container's rotation, clockwise degrees (0, 90, 180, 270). */
+  rotation?: number;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function createClipTexture(first: VideoFrame, copyPixels = true, pl
     try {
       await copier.copy(first, bytes);
       first.close();
-      return new CopiedClipTexture(copier, bytes, rect!.width, rect!.height);
+      return new CopiedClipTexture(copier, bytes, copier.width, copier.height);
     } catch {
       // A copy this frame cannot do: the next path still shows it.
       copier.destroy();
@@ -127,6 +129,9 @@ export async function createClipTexture(first: VideoFrame, copyPixels = true, pl
 export interface FrameCopier {
   readonly path: 'planes' | 'pixels';
   readonly texture: Texture;
+  /** The picture as drawn (the planes path turns a rotated clip). */
+  readonly width: number;
+  readonly height: number;
   /** Bytes of one frame's buffer. */
   readonly bytes: number;
   /** Bytes the texture itself holds beyond the buffers (the planes path's converted RGBA). */
@@ -145,6 +150,8 @@ function rgbaCopier(width: number, height: number): FrameCopier {
   return {
     path: 'pixels',
     texture,
+    width,
+    height,
     bytes: width * height * 4,
     textureBytes: 0,
     copy: (frame, into) => frame.copyTo(into, RGBA_COPY),

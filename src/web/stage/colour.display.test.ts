@@ -8,19 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBenchPage } from '../../../bench/timing/benchPage';
-import { barCentre } from '../../../scripts/make-colour-clips';
+import { shownBarCentre, shownSize, type ColourClip } from '../../../scripts/make-colour-clips';
 import { decodePng } from '../../../testkit/frameCode';
 import { VirtualDisplay } from '../../../testkit/virtualDisplay';
 import { layoutSingle } from './layouts';
 import type { PresentationStep } from './types';
 
 const FIXTURES = join(import.meta.dirname, '../../../tests/fixtures/colour');
-interface Reference {
-  width: number;
-  height: number;
-  matrix: string;
-  range: string;
-  tagged: boolean;
+interface Reference extends ColourClip {
   bars: Array<[number, number, number]>;
 }
 const REFERENCE = JSON.parse(readFileSync(join(FIXTURES, 'reference.json'), 'utf8')) as { clips: Record<string, Reference> };
@@ -51,12 +46,14 @@ async function drawnBars(file: string, clip: Reference): Promise<Array<[number, 
   await display.evaluate(([name, data]) => window.__bench.addBase64(name, 'video', 'video/mp4', data), [file, base64] as const);
   const { value: prepared } = await display.evaluate(async (name) => {
     await window.__bench.prepare([name]);
-    return { device: window.__bench.controller!.devicePixels(), upload: window.__glimpseStage!.videoUpload(name) };
+    return { device: window.__bench.controller!.devicePixels(), upload: window.__glimpseStage!.videoUpload(name), size: window.__bench.controller!.mediaSize(name) };
   }, file);
+  // A rotated clip is laid out at its turned size, as a <video> element reports it.
+  expect(prepared.size).toEqual(shownSize(clip));
   // Converted by the stage from the decoded planes, with the clip's matrix and range.
   expect(prepared.upload).toBe('planes');
   const { device } = prepared;
-  const item = layoutSingle({ width: device.width, height: device.height, pixelRatio: 1, scaling: 'native' }, { media: file, size: { width: clip.width, height: clip.height } });
+  const item = layoutSingle({ width: device.width, height: device.height, pixelRatio: 1, scaling: 'native' }, { media: file, size: shownSize(clip) });
   const step: PresentationStep = { label: 'V', items: [{ ...item, paused: true }], end: { kind: 'duration', ms: 50 } };
   const { value, frames } = await display.evaluate(
     async (s) => {
@@ -69,7 +66,7 @@ async function drawnBars(file: string, clip: Reference): Promise<Array<[number, 
   if (!Array.isArray(value)) throw new Error(`play failed: ${JSON.stringify(value)}`);
   const capture = await decodePng(frames[Math.max(0, frames.length - 2)]!.png!);
   return clip.bars.map((_, i) => {
-    const { x, y } = barCentre(i, clip.width, clip.height);
+    const { x, y } = shownBarCentre(i, clip);
     const [r, g, b] = capture.pixel(item.pixels!.device.x + x, item.pixels!.device.y + y);
     return [r, g, b];
   });
@@ -77,7 +74,8 @@ async function drawnBars(file: string, clip: Reference): Promise<Array<[number, 
 
 describe('Video colour on the virtual display', () => {
   for (const [file, clip] of Object.entries(REFERENCE.clips)) {
-    it(`${file} (${clip.matrix}, ${clip.range === 'tv' ? 'limited' : 'full'} range, ${clip.tagged ? 'tagged' : 'untagged'}): every bar within one level of the reference decode`, async () => {
+    const turned = clip.rotation ? `, turned ${clip.rotation}°` : '';
+    it(`${file} (${clip.matrix}, ${clip.range === 'tv' ? 'limited' : 'full'} range, ${clip.tagged ? 'tagged' : 'untagged'}${turned}): every bar within one level of the reference decode`, async () => {
       const drawn = await drawnBars(file, clip);
       const worst = Math.max(...drawn.flatMap((rgb, i) => rgb.map((v, c) => Math.abs(v - clip.bars[i]![c]!))));
       expect(worst, JSON.stringify({ drawn, reference: clip.bars })).toBeLessThanOrEqual(1);
