@@ -21,9 +21,9 @@ const ready = new Promise<StageController>((resolve) => {
   resolveReady = resolve;
 });
 
-/** `?video=element` or `?video=frames` picks the Stage's video path (comparisons); anything else is 'auto'. */
-function videoPathParam(value: string | null): 'auto' | 'frames' | 'element' {
-  return value === 'element' || value === 'frames' ? value : 'auto';
+/** `?video=element`, `?video=frames` or `?video=pixels` picks the Stage's video path (comparisons); anything else is 'auto'. */
+function videoPathParam(value: string | null): 'auto' | 'pixels' | 'frames' | 'element' {
+  return value === 'element' || value === 'frames' || value === 'pixels' ? value : 'auto';
 }
 
 function element(id: string): HTMLElement {

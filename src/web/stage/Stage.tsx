@@ -29,8 +29,8 @@ export interface StageProps {
   onReady(controller: StageController): void;
   className?: string;
   style?: CSSProperties;
-  /** 'element' keeps videos on the <video> element (the fallback), 'frames' uploads each VideoFrame itself, for
-   * comparisons; default 'auto'. */
+  /** 'element' keeps videos on the <video> element (the fallback), 'frames' uploads each VideoFrame itself,
+   * 'pixels' has the browser convert each frame to RGBA, for comparisons; default 'auto'. */
   videoPath?: VideoPath;
 }
 

@@ -26,8 +26,9 @@ export interface GlimpseStageDebug {
    */
   probeRow(x: number, y: number, width: number): Promise<Uint8Array>;
   /**
-   * How a prepared video reaches the screen: 'pixels' (stage clock, RGBA bytes copied ahead), 'frames' (stage clock,
-   * the VideoFrame uploaded), 'element' (the <video> element); null when not prepared or not a video.
+   * How a prepared video reaches the screen: 'planes' (stage clock, planes copied ahead and converted by the stage),
+   * 'pixels' (stage clock, RGBA bytes the browser converted), 'frames' (stage clock, the VideoFrame uploaded),
+   * 'element' (the <video> element); null when not prepared or not a video.
    */
   videoUpload(media: string): 'planes' | 'pixels' | 'frames' | 'element' | null;
   /** Records of the last finished play(), or null. */

@@ -19,11 +19,13 @@ import { MODEL_VIEW_PX } from './objects/objectPose';
 export type ModelUploader = (loaded: LoadedMedia) => Promise<LoadedModel>;
 
 /**
- * 'auto': the stage-clock player where WebCodecs decodes the clip (frames converted to RGBA bytes ahead where the
- * browser can); 'frames': the stage-clock player uploading each VideoFrame itself (its fallback, for comparisons);
- * 'element': always the <video> element.
+ * 'auto': the stage-clock player where WebCodecs decodes the clip, each frame's planes converted by the stage with
+ * the clip's matrix and range (else RGBA bytes the browser converts, else the VideoFrame itself); 'pixels': the
+ * browser's RGBA conversion (copyTo), the default before the planes path, for comparisons; 'frames': the
+ * stage-clock player uploading each VideoFrame itself (its fallback, for comparisons); 'element': always the <video>
+ * element.
  */
-export type VideoPath = 'auto' | 'frames' | 'element';
+export type VideoPath = 'auto' | 'pixels' | 'frames' | 'element';
 
 export interface PreparedMedia {
   name: string;
@@ -217,7 +219,7 @@ async function createVideo(loaded: LoadedMedia, path: VideoPath, renderer: Rende
   const demuxed = await demuxClip(loaded.blob);
   if (path !== 'element' && demuxed?.config && (await canDecode(demuxed.config))) {
     // 'auto': frames converted from their planes by the stage (exact colour), else copied as RGBA.
-    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config }, path === 'auto', path === 'auto' ? renderer : undefined);
+    const clip = await ClipPlayer.open(loaded.name, { ...demuxed, config: demuxed.config }, path !== 'frames', path === 'auto' ? renderer : undefined);
     if (clip) {
       return {
         name: loaded.name,

@@ -2,68 +2,30 @@
  * Pixel-exact stimuli (README "Pixel-exact stimuli") on the virtual display at device pixel ratios 1, 1.25, 1.5,
  * 1.75 and 2: the real <Stage> draws a noise PNG (every pixel differs from its neighbours) with the layouts the
  * protocols use, 'native' and 'integer'; each captured device pixel is compared with the file's pixel it shows.
- * Also an alpha PNG (composited over the stage background) and a JPEG against Chromium's own <img> decode of it.
+ * Also an alpha PNG (composited over the stage background) and a JPEG against libjpeg-turbo's decode of it
+ * (exact) and Chromium's own <img> (within one level: the <img> goes through another decode path).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBenchPage } from '../../../bench/timing/benchPage';
 import { decodePng } from '../../../testkit/frameCode';
-import { compareDrawn, composite, noiseImage, pngOf } from '../../../testkit/pixelFidelity';
-import { VirtualDisplay } from '../../../testkit/virtualDisplay';
+import { ALPHA, BACKGROUND, canvasOf, compareDrawn, composite, imgCapture, JPEG_SIZE, NOISE, openPixelDisplay, photoJpeg, showCaptured } from '../../../testkit/pixelFidelity';
+import type { VirtualDisplay } from '../../../testkit/virtualDisplay';
 import { layoutSingle, pixelsPerMediaPixel } from './layouts';
-import type { PresentationRecord, StageItem } from './types';
 
-const NOISE = noiseImage(160, 120, 7);
-const ALPHA = noiseImage(64, 48, 11, true);
-const BACKGROUND = [128, 128, 128] as const;
-
-const JPEG_SIZE = { width: 96, height: 64 };
-let jpegBase64 = '';
+let jpeg: Buffer;
 let served: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
   served = await serveBenchPage({ outDir: 'stage-pixels-test' });
-  // A photo-like JPEG (smooth noise, 4:2:0, quality 80): what most image studies show.
-  const smooth = await sharp(await pngOf(noiseImage(24, 16, 3))).resize(JPEG_SIZE.width, JPEG_SIZE.height, { kernel: 'cubic' }).jpeg({ quality: 80 }).toBuffer();
-  jpegBase64 = smooth.toString('base64');
+  jpeg = await photoJpeg();
 }, 180_000);
 
 afterAll(async () => {
   await served?.close();
 });
 
-/** A display at `ratio` with the bench page's stage ready and the test media prepared. */
-async function openDisplay(ratio: number): Promise<VirtualDisplay> {
-  const display = await VirtualDisplay.launch({ refreshHz: 60, width: 640, height: 360, deviceScaleFactor: ratio, pace: 'free' });
-  await display.goto(served.url);
-  await display.evaluate(() => window.__bench.ready(), null);
-  for (const [name, image] of [['noise.png', NOISE], ['alpha.png', ALPHA]] as const) {
-    const base64 = (await pngOf(image)).toString('base64');
-    await display.evaluate(([n, data]) => window.__bench.addBase64(n, 'image', 'image/png', data), [name, base64] as const);
-  }
-  await display.evaluate((data) => window.__bench.addBase64('photo.jpg', 'image', 'image/jpeg', data), jpegBase64);
-  await display.evaluate(() => window.__bench.prepare(['noise.png', 'alpha.png', 'photo.jpg']), null);
-  return display;
-}
-
-const canvasOf = (device: { width: number; height: number; ratio: number }) => ({ width: device.width / device.ratio, height: device.height / device.ratio, pixelRatio: device.ratio });
-
-/** Shows one item for 3 frames, capturing each; returns the record and the capture of the step's second frame. */
-async function showCaptured(display: VirtualDisplay, item: StageItem) {
-  const { value, frames } = await display.evaluate(
-    async (step) => {
-      await window.__bench.startPlay([step]);
-      return window.__bench.playing!;
-    },
-    { label: 'S', items: [item], end: { kind: 'duration' as const, ms: 50 } },
-    { capture: true },
-  );
-  if (!Array.isArray(value)) throw new Error(`play failed: ${JSON.stringify(value)}`);
-  const record = value[0] as PresentationRecord;
-  const shown = frames.filter((f) => f.hasDamage || f.png);
-  const capture = await decodePng(shown[Math.max(0, shown.length - 2)]!.png!);
-  return { record, capture };
-}
+const openDisplay = (ratio: number): Promise<VirtualDisplay> => openPixelDisplay(served.url, ratio, jpeg);
 
 describe('Pixel-exact stimuli on the virtual display', () => {
   it('a stage whose host starts at a fractional device pixel (37 CSS px at 125 %) still draws every pixel', async () => {
@@ -113,30 +75,16 @@ describe('Pixel-exact stimuli on the virtual display', () => {
         const fidelity = compareDrawn(capture, alpha.pixels!.device, k, (x, y) => composite(ALPHA, x, y, BACKGROUND));
         expect({ alpha: true, ...fidelity }).toMatchObject({ alpha: true, equal: ALPHA.width * ALPHA.height * k * k, worst: 0 });
 
-        // A JPEG at native scale against Chromium's own <img> decode of the same file, one device pixel per pixel.
-        const jpeg = layoutSingle({ ...canvasOf(device), scaling: 'native' }, { media: 'photo.jpg', size: { width: JPEG_SIZE.width, height: JPEG_SIZE.height } });
-        const onStage = (await showCaptured(display, jpeg)).capture;
-        const { frames } = await display.evaluate(
-          async ([data, ratio, width, height]) => {
-            const img = new Image();
-            img.src = `data:image/jpeg;base64,${data}`;
-            await img.decode();
-            Object.assign(img.style, { position: 'fixed', left: '0', top: '0', width: `${width / ratio}px`, height: `${height / ratio}px`, zIndex: '10' });
-            img.id = 'reference';
-            document.body.append(img);
-            await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-          },
-          [jpegBase64, ratio, JPEG_SIZE.width, JPEG_SIZE.height] as const,
-          { capture: true },
-        );
-        const byImg = await decodePng(frames[frames.length - 1]!.png!);
-        await display.evaluate(() => document.getElementById('reference')!.remove(), null);
+        // A JPEG at native scale against its reference decode and Chromium's own <img>, one device pixel per pixel.
+        const photo = layoutSingle({ ...canvasOf(device), scaling: 'native' }, { media: 'photo.jpg', size: { width: JPEG_SIZE.width, height: JPEG_SIZE.height } });
+        const onStage = (await showCaptured(display, photo)).capture;
+        const byImg = await imgCapture(display, jpeg, ratio);
         // Chromium's <img> shows the file through another decode path (±1 level on some pixels, measured); the
         // stage equals libjpeg-turbo's decode of the file (sharp) exactly, and the <img> within one level.
-        const reference = await decodePng(await sharp(Buffer.from(jpegBase64, 'base64')).png().toBuffer());
-        const exact = compareDrawn(onStage, jpeg.pixels!.device, 1, (x, y) => reference.pixel(x, y));
+        const reference = await decodePng(await sharp(jpeg).png().toBuffer());
+        const exact = compareDrawn(onStage, photo.pixels!.device, 1, (x, y) => reference.pixel(x, y));
         expect({ jpeg: 'libjpeg-turbo', ...exact }).toMatchObject({ jpeg: 'libjpeg-turbo', equal: JPEG_SIZE.width * JPEG_SIZE.height, worst: 0 });
-        const jpegFidelity = compareDrawn(onStage, jpeg.pixels!.device, 1, (x, y) => byImg.pixel(x, y));
+        const jpegFidelity = compareDrawn(onStage, photo.pixels!.device, 1, (x, y) => byImg.pixel(x, y));
         expect(jpegFidelity.worst).toBeLessThanOrEqual(1);
       } finally {
         await display.close();

@@ -237,11 +237,11 @@ async function playDemoClip(videoPath: 'auto' | 'frames', plays = 1) {
 }
 
 describe("the demo studies' videos play through the stage clock", () => {
-  it('an H.264 demo clip (25 fps, 480×270) at 60 Hz: every frame drawn at its cadence, the screen changing only on it, the same pixels as the VideoFrame upload', () => againOnLostCapture(async () => {
+  it('an H.264 demo clip (25 fps, 480×270) at 60 Hz: every frame drawn at its cadence, the screen changing only on it, the browser conversion within 2 levels', () => againOnLostCapture(async () => {
     const due = cadence(25, 75, 60);
     const { upload, frames, record, decoded, onsetIndex } = await playDemoClip('auto');
-    // Chromium's copyTo converts to RGBA: the frames reach the texture as bytes copied ahead (clipTexture.ts).
-    expect(upload).toBe('pixels');
+    // The frames' planes reach the texture as bytes copied ahead and are converted by the stage (clipPlanes.ts).
+    expect(upload).toBe('planes');
     expect(record.videos![0]).toMatchObject({ timing: 'stage-clock', frames: 75, drawnFrames: 75, skippedFrames: 0, repeatedFrames: 0 });
     expect(Math.round((record.offsetMs - record.onsetMs) / (1000 / 60))).toBe(180);
     // The captured picture changes only on refreshes where a clip frame is due (the frame code's witness here).
@@ -252,10 +252,10 @@ describe("the demo studies' videos play through the stage clock", () => {
     expect(changes.length).toBeGreaterThanOrEqual(70);
 
     // The same clip with each VideoFrame uploaded itself (the fallback, the browser converting), second play: every
-    // refresh from the onset shows the very same pixels, so the RGBA copy changes no colour (same matrix, range,
-    // rounding). (The second play: the fallback's very first upload, frame 0 at prepare, allocates the texture from
-    // the VideoFrame, which Chromium converts another way for this untagged clip, up to 61 levels apart; frame 0
-    // uploaded again after the rewind goes the way of every later frame, which the RGBA copy matches.)
+    // refresh from the onset shows the same picture within 2 levels (the same matrix, BT.601 by the convention for
+    // this untagged 480×270 clip, and range). (The second play: the fallback's very first upload, frame 0 at prepare,
+    // allocates the texture from the VideoFrame, which Chromium converts another way for this untagged clip, up to
+    // 61 levels apart; frame 0 uploaded again after the rewind goes the way of every later frame.)
     const fallback = await playDemoClip('frames', 2);
     expect(fallback.upload).toBe('frames');
     expect(fallback.record.videos![0]).toMatchObject({ drawnFrames: 75, skippedFrames: 0, repeatedFrames: 0 });
@@ -265,7 +265,16 @@ describe("the demo studies' videos play through the stage clock", () => {
     const framesUpload = byRefresh(fallback);
     const compared = [...pixels.keys()].filter((refresh) => refresh < 180 && framesUpload.has(refresh));
     expect(compared.length).toBeGreaterThanOrEqual(175);
-    const differing = compared.filter((refresh) => !pixels.get(refresh)!.equals(framesUpload.get(refresh)!));
-    expect(differing, 'refreshes whose capture differs between the two uploads').toEqual([]);
+    // The stage's conversion (float, rounded once) and Chromium's (fixed point) differ by at most 2 levels on some
+    // samples of this natural scene; the colour bars hold the stage to ffmpeg's decode (colour.display.test.ts).
+    const worst = Math.max(
+      ...compared.map((refresh) => {
+        const [a, b] = [pixels.get(refresh)!, framesUpload.get(refresh)!];
+        let most = 0;
+        for (let i = 0; i < a.length; i++) if (i % 4 !== 3) most = Math.max(most, Math.abs(a[i]! - b[i]!));
+        return most;
+      }),
+    );
+    expect(worst, 'the largest channel difference between the two uploads').toBeLessThanOrEqual(2);
   }), 240000);
 });
