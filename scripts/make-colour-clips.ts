@@ -4,7 +4,7 @@
  * must show exactly (README "Pixel-exact stimuli"), and `reference.json`: each bar's colour as ffmpeg decodes the
  * clip with the matrix and range the stage must use (the file's tags, or for an untagged file the convention:
  * BT.709 from 1280 wide or above 576 lines, else BT.601). Needs ffmpeg (Debian: `apt-get install -y ffmpeg`); the
- * committed clips are a few KB each, so the tests need no ffmpeg.
+ * committed clips are a few KB each, so the tests need no ffmpeg. Also three clips the importer refuses (REFUSED).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -114,8 +114,21 @@ function referenceDecode(file: string, clip: ColourClip): Array<[number, number,
   });
 }
 
+/**
+ * Clips the importer refuses (tests/server/study-import.test.ts): 10-bit H.264 (High 10), HDR PQ VP9 (profile 2,
+ * BT.2020) and HLG-tagged H.264. 64×64, two frames.
+ */
+const REFUSED: ReadonlyArray<[string, string[]]> = [
+  ['high10.mp4', ['-pix_fmt', 'yuv420p10le', '-c:v', 'libx264', '-crf', '30']],
+  ['hdr-pq.webm', ['-pix_fmt', 'yuv420p10le', '-c:v', 'libvpx-vp9', '-crf', '40', '-b:v', '0', '-color_primaries', 'bt2020', '-color_trc', 'smpte2084', '-colorspace', 'bt2020nc']],
+  ['hdr-hlg.mp4', ['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-crf', '30', '-color_primaries', 'bt2020', '-color_trc', 'arib-std-b67', '-colorspace', 'bt2020nc']],
+];
+
 export async function makeColourClips(out: string): Promise<void> {
   mkdirSync(out, { recursive: true });
+  for (const [file, args] of REFUSED) {
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=64x64:d=0.08:r=25', ...args, '-map_metadata', '-1', '-fflags', '+bitexact', join(out, file)]);
+  }
   const reference: Record<string, unknown> = {};
   for (const clip of COLOUR_CLIPS) {
     const source = join(out, `source-${clip.width}x${clip.height}.png`);

@@ -1,4 +1,4 @@
-import { readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import { StudyConflictError } from '../../src/server/study/import.js';
 import { loadStudy, StudyValidationError } from '../../src/server/study/validate.js';
 import { describeEachDialect } from '../../testkit/databases.js';
+import { COLOUR_FIXTURES } from '../../testkit/pixelFidelity.js';
 import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { FIXTURE_MEDIA, jobFields, PAIR_STUDY, sampleStimulus, studyOf, writeStudy } from '../../testkit/studies.js';
 
@@ -149,6 +150,20 @@ it('reads each image\'s colour tags and bit depth: sRGB or untagged 8-bit is acc
   expect(problems[2]!.message).toBe(
     "image linear.png declares a gamma of 1/1.00 (PNG gAMA 100000), not sRGB's 1/2.2: browsers would re-encode it; convert it to sRGB and remove the chunk",
   );
+});
+
+it('refuses, naming the file, a clip the stage cannot show exactly: 10-bit, HDR (PQ, HLG) and BT.2020', async () => {
+  const clips = ['bars-bt709-limited.mp4', 'high10.mp4', 'hdr-pq.webm', 'hdr-hlg.mp4'];
+  const file = await writeStudy({ id: 'hdr', job: jobFields('absolute_category_rating', { category_id: 5 }), playlists: [{ stimuli: clips.map((source) => ({ source })) }] });
+  for (const clip of clips) await copyFile(join(COLOUR_FIXTURES, clip), join(dirname(file), 'media', clip));
+  expect(await problemsOf(file)).toEqual([
+    {
+      path: '$.playlists[0].stimuli[1].source',
+      message: 'video high10.mp4 has 10 bits per sample: some browsers do not decode it (H.264 High 10 in Safari and hardware decoders), and the stage shows 8; encode it with 8 bits (yuv420p)',
+    },
+    { path: '$.playlists[0].stimuli[2].source', message: 'video hdr-pq.webm is HDR (PQ, SMPTE 2084): the stage shows SDR pictures as they are and does no tone mapping; grade it to SDR BT.709 first' },
+    { path: '$.playlists[0].stimuli[3].source', message: 'video hdr-hlg.mp4 is HDR (HLG): the stage shows SDR pictures as they are and does no tone mapping; grade it to SDR BT.709 first' },
+  ]);
 });
 
 describeEachDialect('study import', (dialect) => {
