@@ -138,7 +138,9 @@ export class VirtualDisplay {
         ...(options.extraArgs ?? []),
         'about:blank',
       ],
-      { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
+      // Its own process group: Debian's /usr/bin/chromium-headless-shell is a shell wrapper that does not exec, so
+      // close() ends the whole group, the browser and its helpers with the wrapper (FIELD-NOTES).
+      { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true },
     );
     const pipe = new DevToolsPipe(child);
     try {
@@ -151,7 +153,7 @@ export class VirtualDisplay {
       await pipe.send('Page.addScriptToEvaluateOnNewDocument', { source: 'window.__name = (f) => f;' }, sessionId);
       return new VirtualDisplay(child, pipe, sessionId, profileDir, width, height, options.refreshHz ?? 60, options.pace ?? 'wall');
     } catch (error) {
-      child.kill('SIGKILL');
+      killGroup(child, 'SIGKILL');
       rmSync(profileDir, { recursive: true, force: true });
       throw error;
     }
@@ -258,10 +260,11 @@ export class VirtualDisplay {
     this.pipe.fail(new Error('the virtual display was closed'));
     if (this.process.exitCode === null && this.process.signalCode === null) {
       const exited = new Promise((resolve) => this.process.once('exit', resolve));
-      this.process.kill('SIGTERM');
+      killGroup(this.process, 'SIGTERM');
       await Promise.race([exited, sleep(5000)]);
-      if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
     }
+    // Whatever of the group outlived the wrapper (the browser itself, when the wrapper went first).
+    killGroup(this.process, 'SIGKILL');
     rmSync(this.profileDir, { recursive: true, force: true });
   }
 
@@ -294,6 +297,16 @@ export class VirtualDisplay {
  * - damage, or no previous captured frame to stand for it: what was shown is unknown, and the frame cannot be sent
  *   again, so the caller learns at once which frame lost its capture.
  */
+/** Signals the child's whole process group (it was started detached, as its group's leader); gone already is fine. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // No such group any more.
+  }
+}
+
 export function pictureOfFrame(result: { hasDamage: boolean; screenshotData?: string }, previous: Buffer | null, name: string): Buffer {
   if (result.screenshotData) return Buffer.from(result.screenshotData, 'base64');
   if (!result.hasDamage && previous) return previous;

@@ -89,7 +89,15 @@ async function servePage(root: string, outName: string): Promise<{ base: string;
   const server = await preview({ configFile: false, root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
   const base = server.resolvedUrls?.local[0];
   if (!base) throw new Error('vite preview has no URL');
-  return { base, close: () => new Promise<void>((resolve) => server.httpServer.close(() => resolve())) };
+  // Connections a browser keeps alive would hold close() open: they are ended with it.
+  return {
+    base,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.httpServer.close(() => resolve());
+        (server.httpServer as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
 }
 
 export interface ServedBenchPage {

@@ -65,3 +65,18 @@ test('a window too small for the pair shows what to do, then the test goes on at
     await context.close();
   }
 });
+
+test('a screen too small for the pair even in full screen: the participant is told so, and that it is not their fault', async ({ browser, participant }) => {
+  const context = await browser.newContext({ viewport: { width: 560, height: 420 }, screen: { width: 600, height: 450 } });
+  const page = await context.newPage();
+  try {
+    await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
+    await expect(page.locator('#screen-too-small')).toHaveText(
+      'Your screen (600×450) is smaller than that, even in full screen: this test cannot be shown on it. Please leave the test; this is not your fault.',
+      { timeout: 30_000 },
+    );
+    expect(await page.evaluate(() => window.__glimpseStage?.lastRecords ?? null)).toBeNull();
+  } finally {
+    await context.close();
+  }
+});

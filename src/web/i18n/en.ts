@@ -60,6 +60,7 @@ export const en = {
   windowSmallTitle: 'Your window is too small for this test',
   windowSmallBody: 'The images of this test are shown pixel for pixel, never shrunk. Please enlarge your browser window to at least {w}×{h} (it is {cw}×{ch} now): maximise it, or switch to full screen. The test goes on by itself once the window is large enough.',
   windowSmallScaling: 'Your display scaling of {percent} % needs a window of at least {w}×{h}. If your browser zoom is not 100 %, set it to 100 % (Ctrl+0, or ⌘+0 on a Mac).',
+  windowSmallScreen: 'Your screen ({sw}×{sh}) is smaller than that, even in full screen: this test cannot be shown on it. Please leave the test; this is not your fault.',
   // --- test page (SPEC §2 layouts, §8) ---
   categoryError: 'Error of category',
   categoryErrorModal: 'Error of category modal',

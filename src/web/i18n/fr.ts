@@ -57,6 +57,7 @@ export const fr: Strings = {
   windowSmallTitle: 'Votre fenêtre est trop petite pour ce test',
   windowSmallBody: 'Les images de ce test sont affichées pixel pour pixel, jamais réduites. Veuillez agrandir la fenêtre de votre navigateur à au moins {w}×{h} (elle mesure {cw}×{ch}) : agrandissez-la au maximum ou passez en plein écran. Le test reprend de lui-même dès que la fenêtre est assez grande.',
   windowSmallScaling: 'Votre mise à l’échelle d’affichage de {percent} % demande une fenêtre d’au moins {w}×{h}. Si le zoom de votre navigateur n’est pas à 100 %, remettez-le à 100 % (Ctrl+0, ou ⌘+0 sur un Mac).',
+  windowSmallScreen: 'Votre écran ({sw}×{sh}) est plus petit, même en plein écran : ce test ne peut pas s’y afficher. Veuillez quitter le test ; vous n’y êtes pour rien.',
   // --- test page (SPEC §2 layouts, §8) ---
   categoryError: 'Error of category',
   categoryErrorModal: 'Error of category modal',

@@ -6,7 +6,7 @@
  * rotation says (the layout then uses the turned size, as a <video> element does). One pass per new frame.
  */
 import { BufferImageSource, Container, GlProgram, Mesh, RenderTexture, Shader, UniformGroup } from 'pixi.js';
-import type { MeshGeometry } from 'pixi.js';
+import type { MeshGeometry, WebGLRenderer } from 'pixi.js';
 import quadVertex from '../../../shaders/quad.vert?raw';
 import yuvToRgbFragment from '../../../shaders/video/yuv-to-rgb.frag?raw';
 import { unitQuad } from './bubble/passMesh';
@@ -45,7 +45,8 @@ interface Plane {
 export function createPlanesCopier(first: VideoFrame, { renderer, colour, rotation = 0 }: PlanesTarget): FrameCopier | null {
   const format = first.format ? FORMATS[first.format] : undefined;
   const rect = first.visibleRect;
-  if (!format || !rect || !('gl' in renderer)) return null;
+  // One- and two-channel textures (R8, RG8) need WebGL 2.
+  if (!format || !rect || !('gl' in renderer) || (renderer as WebGLRenderer).context.webGLVersion !== 2) return null;
   const { width, height } = rect;
   const chromaWidth = Math.ceil(width / 2 ** format.shift[0]);
   const chromaHeight = Math.ceil(height / 2 ** format.shift[1]);

@@ -458,17 +458,21 @@ export class StageEngine implements StageController {
     this.dirty = true;
   }
 
-  /** The step's record names the ratio it was drawn at and each media's scale, filter and device rectangle. */
+  /**
+   * The step's record names the ratio it was drawn at and each media's scale, filter and device rectangle (3D
+   * objects are rendered at device pixels, not sampled: their record is `object`).
+   */
   private recordDrawn(record: PresentationRecord | undefined, items: readonly StageItem[]): void {
-    if (!record || items.length === 0) return;
+    const sampled = items.filter((item) => !this.media.peek(item.media)?.model);
+    if (!record || sampled.length === 0) return;
     const ratio = this.app.renderer.resolution;
     record.pixelRatio = ratio;
-    record.items = items.map((item) => {
+    record.items = sampled.map((item) => {
       if (item.pixels) {
         const { scaling, scale, filter, device } = item.pixels;
         return { media: item.media, scaling, scale, filter, device: { ...device } };
       }
-      const width = this.media.get(item.media)?.width ?? 0;
+      const width = this.media.peek(item.media)?.width ?? 0;
       const device = { x: item.rect.x * ratio, y: item.rect.y * ratio, width: item.rect.width * ratio, height: item.rect.height * ratio };
       const rounded = Object.fromEntries(Object.entries(device).map(([key, v]) => [key, Math.round(v * 1000) / 1000])) as unknown as Rect;
       return { media: item.media, scaling: 'fit' as const, scale: width > 0 ? Math.round((device.width / width) * 1e6) / 1e6 : 1, filter: 'linear' as const, device: rounded };
