@@ -114,7 +114,7 @@ test('a repeat MTurk worker (same workerId) gets the already-completed screen an
   const otherBrowser = await browser.newContext();
   const again = await otherBrowser.newPage();
   await again.goto(participant.linkTo(E2E_JOBS.pair_comparison, { ...mturk, PROLIFIC_PID: `other${participant.pid}`, assignmentId: 'A2' }));
-  await expect(again.getByText('End of the test, your already completed this version of the test', { exact: false })).toBeVisible();
+  await expect(again.getByText('End of the test, you have already completed this version of the test', { exact: false })).toBeVisible();
   await expect(again.getByText('Please return this HIT.', { exact: false })).toBeVisible();
   expect(await sessions()).toHaveLength(1);
   await otherBrowser.close();

@@ -125,8 +125,8 @@ export const en = {
   failServerMturk: 'An error occured while connecting to the server... Please return this HIT.',
   failConfigOther: 'End of the test, your configuration is not compatible.',
   failConfigMturk: 'End of the test, your configuration is not compatible. Please return this HIT.',
-  failAlreadyOther: 'End of the test, your already completed this version of the test',
-  failAlreadyMturk: 'End of the test, your already completed this version of the test. Please return this HIT.',
+  failAlreadyOther: 'End of the test, you have already completed this version of the test',
+  failAlreadyMturk: 'End of the test, you have already completed this version of the test. Please return this HIT.',
   // Not in the SPEC (README "Quality control"): every playlist has the accepted observers it needs.
   failFullOther: 'This study is full: it already has all the participants it needs. Thank you for your interest. Please return your submission without completing it.',
   failFullMturk: 'This study is full: it already has all the participants it needs. Thank you for your interest. Please return this HIT.',

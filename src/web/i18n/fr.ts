@@ -79,7 +79,7 @@ export const fr: Strings = {
   rightVideos: 'Vidéos de droite',
   submit: 'Valider',
   modify: 'Modifier',
-  nextScoringExample: 'Example suivant',
+  nextScoringExample: 'Exemple suivant',
   // --- protocols (SPEC §2 rating dialogs, §9 scales; ITU-R BT.500 French wording) ---
   acrExcellent: 'Excellente',
   acrGood: 'Bonne',

@@ -162,9 +162,9 @@ describe('level dialog in training', () => {
     expect(onAnswer).toHaveBeenCalledTimes(1);
   });
 
-  it("uses the lab wording 'Example suivant' and shows a value outside the scale as a number", () => {
+  it("uses the lab wording 'Exemple suivant' and shows a value outside the scale as a number", () => {
     const v = show(IMPAIRMENT_SCALE, { training: true, strings: fr, stimulus: stimulusOf({ value: 4.5 }) });
-    expect(buttonLabels(v)).toEqual(['Example suivant']);
+    expect(buttonLabels(v)).toEqual(['Exemple suivant']);
     expect(v.container.querySelector('#training-reference')?.textContent).toBe('Note de cet exemple : 4.5');
     expect(v.container.querySelector('.level-reference')).toBeNull();
   });
