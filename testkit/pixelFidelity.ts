@@ -208,7 +208,7 @@ export function worstBar(drawn: ReadonlyArray<readonly number[]>, reference: Rea
   return Math.max(...drawn.flatMap((rgb, i) => rgb.map((v, c) => Math.abs(v - reference[i]![c]!))));
 }
 
-/** A virtual display whose bench-page stage fills 1320×760 (room for the 1280×720 clip), on the given video path. */
+/** A virtual display on the bench page `url` (its `?video=` picks the path), the stage filling 1320×760 (room for the 1280×720 clip). */
 export async function openColourDisplay(url: string): Promise<VirtualDisplay> {
   const display = await VirtualDisplay.launch({ refreshHz: 60, width: 1320, height: 760, pace: 'free' });
   try {

@@ -13,6 +13,16 @@ const Size = Type.Object(
   { width: Type.Number({ minimum: 0 }), height: Type.Number({ minimum: 0 }) },
   { additionalProperties: false },
 );
+/** The window, screen and document sizes a page reports (SPEC §3 "Window size"; web/flow/windowInfo.ts). */
+const WINDOW_SIZES = {
+  inner: Size,
+  outer: Size,
+  screen: Size,
+  available: Size,
+  document: Size,
+  zoom: Type.Number(),
+  isfullScreen: Type.Boolean(),
+};
 
 export const BcheckBody = Type.Object(
   {
@@ -167,13 +177,7 @@ export const TimingEnvelope = Type.Object(
     /** The window sizes when the answer was given (the size text of `logs`, in full). */
     window: Type.Object(
       {
-        inner: Size,
-        outer: Size,
-        screen: Size,
-        available: Size,
-        document: Size,
-        zoom: Type.Number(),
-        isfullScreen: Type.Boolean(),
+        ...WINDOW_SIZES,
         /** window.devicePixelRatio when the answer was given (absent from pages before it was sent). */
         pixelRatio: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 64 })),
       },
@@ -309,13 +313,7 @@ export const LogKey = Type.Object(
 export const LogFocus = Type.Object({ focus: Type.Boolean(), time: Time }, { additionalProperties: false });
 export const LogDomSize = Type.Object(
   {
-    inner: Size,
-    outer: Size,
-    screen: Size,
-    available: Size,
-    document: Size,
-    zoom: Type.Number(),
-    isfullScreen: Type.Boolean(),
+    ...WINDOW_SIZES,
     time: Time,
   },
   { additionalProperties: false },

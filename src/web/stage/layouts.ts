@@ -96,41 +96,53 @@ export function layoutGrid(canvas: Canvas, items: MediaBox[], rows: number, cols
   if (exact) return exactGrid(canvas, exact, items, rows, cols, options);
   const gap = options.gap ?? DEFAULT_GAP;
   const area = contentArea(canvas, options);
-  const colNatural = range(cols).map((c) => Math.max(...range(rows).map((r) => items[r * cols + c].size.width)));
-  const rowNatural = range(rows).map((r) => Math.max(...range(cols).map((c) => items[r * cols + c].size.height)));
+  const natural = tracksOf(items, rows, cols, 1, gap);
   const scale = Math.max(
     0,
     Math.min(
-      (area.width - gap * (cols - 1)) / sum(colNatural),
-      (area.height - gap * (rows - 1)) / sum(rowNatural),
+      (area.width - gap * (cols - 1)) / sum(natural.cols),
+      (area.height - gap * (rows - 1)) / sum(natural.rows),
       options.allowUpscale ? Infinity : 1,
     ),
   );
-  const colWidths = colNatural.map((w) => Math.round(w * scale));
-  const rowHeights = rowNatural.map((h) => Math.round(h * scale));
-  const gridWidth = sum(colWidths) + gap * (cols - 1);
-  const gridHeight = sum(rowHeights) + gap * (rows - 1);
-  const left = area.x + Math.round((area.width - gridWidth) / 2);
-  const top = area.y + Math.round((area.height - gridHeight) / 2);
+  const tracks = tracksOf(items, rows, cols, scale, gap, Math.round);
+  const grid = extent(tracks);
+  const origin = { x: area.x + Math.round((area.width - grid.width) / 2), y: area.y + Math.round((area.height - grid.height) / 2) };
+  const sizes = items.map((item) => ({ width: Math.round(item.size.width * scale), height: Math.round(item.size.height * scale) }));
+  return placeGrid(sizes, cols, tracks, origin, Math.round).map((rect, i) => ({ media: items[i].media, rect }));
+}
 
-  return items.map((item, index) => {
+/** The widths of a packed grid's columns and the heights of its rows, and the gap between them. */
+interface Tracks {
+  cols: number[];
+  rows: number[];
+  gap: number;
+}
+
+/** Each column as wide as its widest media, each row as high as its highest, times `scale`, then `whole`. */
+function tracksOf(items: MediaBox[], rows: number, cols: number, scale: number, gap: number, whole: (n: number) => number = (n) => n): Tracks {
+  return {
+    cols: range(cols).map((c) => whole(scale * Math.max(...range(rows).map((r) => items[r * cols + c].size.width)))),
+    rows: range(rows).map((r) => whole(scale * Math.max(...range(cols).map((c) => items[r * cols + c].size.height)))),
+    gap,
+  };
+}
+
+function extent(tracks: Tracks): Size {
+  return { width: sum(tracks.cols) + tracks.gap * (tracks.cols.length - 1), height: sum(tracks.rows) + tracks.gap * (tracks.rows.length - 1) };
+}
+
+/** Each media (row-major, drawn at `sizes`) centred in its cell of the grid whose top-left is `origin`; `half` rounds. */
+function placeGrid(sizes: Size[], cols: number, tracks: Tracks, origin: { x: number; y: number }, half: (n: number) => number): Rect[] {
+  return sizes.map((size, index) => {
     const r = Math.floor(index / cols);
     const c = index % cols;
-    const cell: Rect = {
-      x: left + sum(colWidths.slice(0, c)) + gap * c,
-      y: top + sum(rowHeights.slice(0, r)) + gap * r,
-      width: colWidths[c],
-      height: rowHeights[r],
+    return {
+      x: origin.x + sum(tracks.cols.slice(0, c)) + tracks.gap * c + half((tracks.cols[c] - size.width) / 2),
+      y: origin.y + sum(tracks.rows.slice(0, r)) + tracks.gap * r + half((tracks.rows[r] - size.height) / 2),
+      width: size.width,
+      height: size.height,
     };
-    const width = Math.round(item.size.width * scale);
-    const height = Math.round(item.size.height * scale);
-    const rect: Rect = {
-      x: cell.x + Math.round((cell.width - width) / 2),
-      y: cell.y + Math.round((cell.height - height) / 2),
-      width,
-      height,
-    };
-    return { media: item.media, rect };
   });
 }
 
@@ -147,27 +159,17 @@ function exactGrid(canvas: Canvas, scaling: Exclude<Scaling, 'fit'>, items: Medi
   const topBand = device(options.topBand ?? 0);
   const width = device(canvas.width);
   const height = device(canvas.height);
-  const colWidths = range(cols).map((c) => k * Math.max(...range(rows).map((r) => items[r * cols + c].size.width)));
-  const rowHeights = range(rows).map((r) => k * Math.max(...range(cols).map((c) => items[r * cols + c].size.height)));
-  const gridWidth = sum(colWidths) + gap * (cols - 1);
-  const gridHeight = sum(rowHeights) + gap * (rows - 1);
+  const tracks = tracksOf(items, rows, cols, k, gap);
+  const grid = extent(tracks);
   const padded = contentArea({ width, height }, { margin: device(options.margin ?? DEFAULT_MARGIN), topBand });
   const whole: Rect = { x: 0, y: topBand, width, height: Math.max(0, height - topBand) };
-  const fits = gridWidth <= whole.width && gridHeight <= whole.height;
-  const area = gridWidth <= padded.width && gridHeight <= padded.height ? padded : whole;
-  const left = area.x + Math.floor((area.width - gridWidth) / 2);
-  const top = area.y + Math.floor((area.height - gridHeight) / 2);
-  return items.map((item, index) => {
-    const r = Math.floor(index / cols);
-    const c = index % cols;
-    const deviceRect: Rect = {
-      x: left + sum(colWidths.slice(0, c)) + gap * c + Math.floor((colWidths[c] - k * item.size.width) / 2),
-      y: top + sum(rowHeights.slice(0, r)) + gap * r + Math.floor((rowHeights[r] - k * item.size.height) / 2),
-      width: k * item.size.width,
-      height: k * item.size.height,
-    };
+  const fits = grid.width <= whole.width && grid.height <= whole.height;
+  const area = grid.width <= padded.width && grid.height <= padded.height ? padded : whole;
+  const origin = { x: area.x + Math.floor((area.width - grid.width) / 2), y: area.y + Math.floor((area.height - grid.height) / 2) };
+  const sizes = items.map((item) => ({ width: k * item.size.width, height: k * item.size.height }));
+  return placeGrid(sizes, cols, tracks, origin, Math.floor).map((deviceRect, i) => {
     const pixels: ItemPixels = { scaling, scale: k, filter: 'nearest', device: deviceRect, fits };
-    return { media: item.media, rect: cssOf(deviceRect, ratio), pixels };
+    return { media: items[i].media, rect: cssOf(deviceRect, ratio), pixels };
   });
 }
 

@@ -39,16 +39,3 @@ export function conversionConstants(colour: ClipColour): { range: [number, numbe
   const k: [number, number] = colour.matrix === 'bt709' ? [0.2126, 0.0722] : [0.299, 0.114];
   return { range, k };
 }
-
-/** The same conversion on the CPU, for one sample (tests: the shader must agree with it). */
-export function convertSample(colour: ClipColour, y: number, u: number, v: number): [number, number, number] {
-  const { range, k } = conversionConstants(colour);
-  const luma = (y - range[0]) * range[1];
-  const cb = (u - range[2]) * range[3];
-  const cr = (v - range[2]) * range[3];
-  const [kr, kb] = k;
-  const r = luma + 2 * (1 - kr) * cr;
-  const b = luma + 2 * (1 - kb) * cb;
-  const g = (luma - kr * r - kb * b) / (1 - kr - kb);
-  return [r, g, b].map((value) => Math.min(255, Math.max(0, Math.floor(value * 255 + 0.5)))) as [number, number, number];
-}
