@@ -108,9 +108,13 @@ export async function createClipTexture(first: VideoFrame, copyPixels = true, pl
   // The copying paths copy the visible rectangle; a clip whose display size differs (non-square pixels) is scaled
   // by the browser's own upload instead, as before.
   const square = !!rect && rect.width === first.displayWidth && rect.height === first.displayHeight;
-  const copiers = copyPixels && square ? [planes && (() => createPlanesCopier(first, planes)), rgbaCopySupported(first) && (() => rgbaCopier(rect.width, rect.height))] : [];
-  for (const make of copiers) {
-    const copier = make ? make() : null;
+  const makers: Array<() => FrameCopier | null> = [];
+  if (copyPixels && square) {
+    if (planes) makers.push(() => createPlanesCopier(first, planes));
+    if (rgbaCopySupported(first)) makers.push(() => rgbaCopier(rect.width, rect.height));
+  }
+  for (const make of makers) {
+    const copier = make();
     if (!copier) continue;
     const bytes = new Uint8Array(copier.bytes);
     try {
