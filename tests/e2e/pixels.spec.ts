@@ -16,6 +16,9 @@ test('at 125 % scaling the pair is drawn pixel for pixel, and each rating stores
   const page = await context.newPage();
   try {
     const playlist = await startTest(page, participant.linkTo(E2E_JOBS.pair_comparison));
+    // The canvas's backing store is the device pixels of its box: 1024 × 1.25 wide, (640 − 80) × 1.25 high.
+    await expect(page.locator('#trial')).toBeAttached({ timeout: 30_000 });
+    expect(await page.locator('#stage-host canvas').evaluate((c: HTMLCanvasElement) => [c.width, c.height])).toEqual([1280, 700]);
     for (let i = 0; i < playlist.stimulis.length; i++) await vote(page, i, playlist.stimulis.length, { replays: 0, choice: 'first' }, LABELS);
     await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
     const session = (await participant.session(E2E_JOBS.pair_comparison))!;

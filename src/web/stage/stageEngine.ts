@@ -639,8 +639,11 @@ export class StageEngine implements StageController {
   private measureHost(): void {
     const box = this.host.getBoundingClientRect();
     const ratio = window.devicePixelRatio || 1;
-    const deviceWidth = Math.max(1, this.deviceBox?.width ?? Math.round(box.width * ratio));
-    const deviceHeight = Math.max(1, this.deviceBox?.height ?? Math.round(box.height * ratio));
+    // The browser's box differs from CSS size × ratio by its snapping only (≤ 1 px); an emulated ratio (DevTools,
+    // Playwright's deviceScaleFactor) leaves it in CSS px: then the product is the truth.
+    const snapped = (device: number | undefined, css: number) => (device !== undefined && Math.abs(device - css * ratio) <= 1 ? device : Math.round(css * ratio));
+    const deviceWidth = Math.max(1, snapped(this.deviceBox?.width, box.width));
+    const deviceHeight = Math.max(1, snapped(this.deviceBox?.height, box.height));
     const current = this.devicePixels();
     if (deviceWidth !== current.width || deviceHeight !== current.height || ratio !== current.ratio) this.pendingSize = { deviceWidth, deviceHeight, ratio };
     this.canvasRect = { x: box.left, y: box.top, width: deviceWidth / ratio, height: deviceHeight / ratio };
