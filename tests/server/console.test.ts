@@ -62,7 +62,10 @@ describeEachDialect('researcher console', (dialect) => {
       const signInWith = (password: string) => ctx().app.inject({ method: 'POST', url: '/console/api/sign-in', payload: { email: 'lead@lab.example', password } });
       const ok = await signInWith(PASSWORD);
       expect(ok.statusCode).toBe(200);
-      expect(String(ok.headers['set-cookie'])).toMatch(/^glimpse_console=[\w-]{43}; Max-Age=43200; Path=\/console; HttpOnly; SameSite=Strict$/);
+      const cookies = [ok.headers['set-cookie']].flat().map(String);
+      expect(cookies[0]).toMatch(/^glimpse_console=[\w-]{43}; Max-Age=43200; Path=\/console; HttpOnly; SameSite=Strict$/);
+      // The browser is known from now on (sign-in-lockout.test.ts): a cookie sent to the sign-in route only.
+      expect(cookies[1]).toMatch(/^glimpse_browser=[\w-]{43}; Max-Age=31536000; Path=\/console\/api\/sign-in; HttpOnly; SameSite=Strict$/);
       expect(json(ok).csrfToken).toMatch(/^[\w-]{43}$/);
       for (let i = 0; i < 5; i++) expect(json(await signInWith('wrong password')).error).toBe('SIGN_IN_FAILED');
       // Locked: the right password gets the same answer as a wrong one, from this address only.

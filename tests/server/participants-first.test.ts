@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { PasswordPool } from '../../src/server/console/password-pool.js';
+import { CHECKS_PER_SECOND_PER_THREAD, PasswordPool } from '../../src/server/console/password-pool.js';
 import { passwordPool } from '../../src/server/console/passwords.js';
 import { createUser } from '../../src/server/storage/users.js';
 import { cli, useCliEnvironment } from '../../testkit/cli.js';
@@ -44,6 +45,64 @@ describe('password pool', () => {
     await expect(first).resolves.toHaveLength(32);
     await expect(second).rejects.toMatchObject({ statusCode: 503, code: 'SIGN_IN_BUSY' });
     expect(pool.derived).toBe(1);
+    await pool.close();
+  });
+});
+
+describe('password pool workers (issue 34, item 4)', () => {
+  const cost = { N: 2 ** 14, r: 8, p: 1 };
+  const salt = new Uint8Array(16);
+
+  it('replaces a worker killed mid-check and runs its check again on the new one', async () => {
+    const pool = new PasswordPool(1, 8);
+    const check = pool.derive('killed under it', salt, 32, cost);
+    const [worker] = pool.busyWorkers;
+    await worker!.terminate();
+    await expect(check).resolves.toHaveLength(32);
+    expect(pool.derived).toBe(1);
+    await pool.close();
+  });
+
+  it('never hands a check to a worker that died while idle', async () => {
+    const pool = new PasswordPool(1, 8);
+    const first = pool.derive('first', salt, 32, cost);
+    const [worker] = pool.busyWorkers;
+    await first;
+    await worker!.terminate();
+    // Before: the dead worker stayed in the idle list and this check never settled.
+    await expect(Promise.race([pool.derive('second', salt, 32, cost), new Promise((_, reject) => setTimeout(() => reject(new Error('never settled')), 5000))])).resolves.toHaveLength(32);
+    await pool.close();
+  });
+
+  it('refuses unknown browsers past its rate of checks, and queues a known browser\'s check before theirs', async () => {
+    const pool = new PasswordPool(1, 1000);
+    const order: string[] = [];
+    const unknown = Array.from({ length: 30 }, (_, i) => pool.derive(`unknown ${i}`, salt, 32, cost).then(() => order.push('unknown'), (e: { code: string }) => e.code));
+    const known = pool.derive('known', salt, 32, cost, true).then(() => order.push('known'));
+    const refused = (await Promise.all(unknown)).filter((outcome) => outcome === 'SIGN_IN_BUSY');
+    await known;
+    expect(refused).toHaveLength(30 - CHECKS_PER_SECOND_PER_THREAD);
+    // The one already running when it came, then the known browser's.
+    expect(order.indexOf('known')).toBe(1);
+    await pool.close();
+  });
+
+  it('runs its checks at a lower priority than the event loop (Linux)', async () => {
+    const pool = new PasswordPool(1, 8);
+    const check = pool.derive('niced', salt, 32, cost);
+    const [worker] = pool.busyWorkers;
+    const threadId = await new Promise<number>((resolve) => {
+      // The worker's OS thread: the one of this process whose niceness is 10 once it has started.
+      const poll = () => {
+        const niced = readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16] === '10');
+        if (niced.length > 0) resolve(Number(niced[0]));
+        else setTimeout(poll, 5);
+      };
+      poll();
+    });
+    expect(threadId).toBeGreaterThan(0);
+    expect(worker).toBeDefined();
+    await check;
     await pool.close();
   });
 });

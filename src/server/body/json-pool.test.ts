@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JsonWorkerPool, type LargeBodyKind, SMALL_BODY_BYTES } from './json-pool.js';
 
@@ -51,5 +51,28 @@ describe('small and large log bodies', () => {
     const body = Buffer.from(cases[0]![2]);
     const refused = pool.receive('logs', Readable.from([body]), 16 * 1024 * 1024, body.length - 10);
     await expect(refused).rejects.toMatchObject({ statusCode: 400, code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' });
+  });
+});
+
+describe('a worker that dies (issue 34, item 4)', () => {
+  it('fails only the bodies it held, with 503; the other worker\'s body and the next bodies are read', async () => {
+    const twoWorkers = new JsonWorkerPool(2);
+    const big = Buffer.from(cases[0]![2] + ' '.repeat(SMALL_BODY_BYTES));
+    // Two bodies arriving slowly, one per worker: the first half of each is sent, then the first worker is killed.
+    const streams = [new PassThrough(), new PassThrough()];
+    const readings = streams.map((stream) => twoWorkers.receive('logs', stream, 16 * 1024 * 1024, big.length).then(
+      (read) => read.fields.sessionToken,
+      (error: { statusCode: number; code: string }) => [error.statusCode, error.code],
+    ));
+    for (const stream of streams) stream.write(big.subarray(0, 1000));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(twoWorkers.threads).toHaveLength(2);
+    await twoWorkers.threads[0]!.terminate();
+    streams[1]!.end(big.subarray(1000));
+    streams[0]!.end(big.subarray(1000));
+    expect(await Promise.all(readings)).toEqual([[503, 'BODY_READER_FAILED'], TOKEN]);
+    const next = await twoWorkers.receive('logs', Readable.from([big]), 16 * 1024 * 1024, big.length);
+    expect(next.fields.sessionToken).toBe(TOKEN);
+    await twoWorkers.close();
   });
 });

@@ -47,7 +47,7 @@ const BODY_KINDS = {
 
 export class JsonWorkerPool {
   private readonly workers: Worker[] = [];
-  private readonly pending = new Map<number, { resolve(answer: WorkerAnswer): void; reject(error: Error): void }>();
+  private readonly pending = new Map<number, { worker: Worker; resolve(answer: WorkerAnswer): void; reject(error: Error): void }>();
   private nextId = 1;
   private turn = 0;
   /** The event loop's own reader, for small bodies (its validators compiled by `warm`: at start, or on first use). */
@@ -63,7 +63,8 @@ export class JsonWorkerPool {
         this.pending.get(answer.id)?.resolve(answer);
         this.pending.delete(answer.id);
       });
-      worker.on('error', (error) => this.failAll(error));
+      worker.on('error', (error) => this.failWorker(worker, error));
+      worker.on('exit', (code) => this.failWorker(worker, new Error(`JSON worker exited with code ${code}`)));
       worker.unref();
       this.workers.push(worker);
       return worker;
@@ -71,10 +72,26 @@ export class JsonWorkerPool {
     return this.workers[this.turn++ % this.workers.length]!;
   }
 
-  private failAll(error: Error): void {
-    for (const { reject } of this.pending.values()) reject(error);
-    this.pending.clear();
-    for (const worker of this.workers.splice(0)) void worker.terminate();
+  /**
+   * A worker that failed (or was killed) fails the bodies it held, and only those (as 503: the client sends them
+   * again); the next body starts a new worker.
+   */
+  private failWorker(worker: Worker, error: Error): void {
+    const at = this.workers.indexOf(worker);
+    if (at < 0) return;
+    this.workers.splice(at, 1);
+    void worker.terminate();
+    const failure = new HttpError(503, 'BODY_READER_FAILED', `the server could not read this body (${error.message}); nothing was stored: send it again`, { retryAfterSeconds: 1 });
+    for (const [id, body] of this.pending) {
+      if (body.worker !== worker) continue;
+      this.pending.delete(id);
+      body.reject(failure);
+    }
+  }
+
+  /** Tests: the worker threads reading bodies now. */
+  get threads(): readonly Worker[] {
+    return this.workers;
   }
 
   /** Parses and validates a body already in memory; throws the same 400 answers as the other routes' validation. */
@@ -148,14 +165,15 @@ export class JsonWorkerPool {
   private start(): { id: number; worker: Worker; answer: Promise<WorkerAnswer> } {
     const id = this.nextId++;
     const worker = this.worker();
-    const answer = new Promise<WorkerAnswer>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const answer = new Promise<WorkerAnswer>((resolve, reject) => this.pending.set(id, { worker, resolve, reject }));
     // Awaited once the body is sent; a worker that dies meanwhile must not leave it an unhandled rejection.
     answer.catch(() => undefined);
     return { id, worker, answer };
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }
 

@@ -16,7 +16,7 @@ import {
   userSummaries,
 } from '../storage/users.js';
 import { findJob } from '../storage/jobs.js';
-import { clearSignInAttempts, countSignInAttempt, LOCKOUT } from '../storage/sign-in-attempts.js';
+import { admitSignIn, KNOWN_BROWSER_MS, LOCKOUT, signedIn } from '../storage/sign-in-attempts.js';
 import { BUSY_RETRY_SECONDS } from './password-pool.js';
 import { verifyPassword } from './passwords.js';
 
@@ -29,6 +29,9 @@ import { verifyPassword } from './passwords.js';
  */
 
 export const CONSOLE_COOKIE = 'glimpse_console';
+/** The device cookie of a browser that signed in before (storage/sign-in-attempts.ts), sent to the sign-in route only. */
+export const BROWSER_COOKIE = 'glimpse_browser';
+const SIGN_IN_PATH = '/console/api/sign-in';
 export const CSRF_HEADER = 'x-csrf-token';
 
 declare module 'fastify' {
@@ -50,6 +53,17 @@ const SignIn = Type.Object(
 /** The one answer of a refused sign-in: wrong password, unknown e-mail and a locked pair alike. */
 const signInFailed = () =>
   new HttpError(401, 'SIGN_IN_FAILED', `wrong e-mail or password, or too many attempts: after ${LOCKOUT.attempts} failed sign-ins, this address waits ${LOCKOUT.ms / 60_000} minutes`);
+
+/** An unknown browser's sign-in while the account is under attack from elsewhere: told to wait, and for how long. */
+const signInSlowed = (waitMs: number) => {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new HttpError(
+    429,
+    'SIGN_IN_SLOWED',
+    `too many failed sign-ins to this account from other addresses: a browser that has not signed in here before may try once every ${seconds} seconds; try again in ${seconds} seconds, or from a browser you signed in with before`,
+    { retryAfterSeconds: seconds },
+  );
+};
 
 /**
  * How long a password check takes here (a moving average): a locked attempt is answered after as long, without
@@ -97,25 +111,34 @@ export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimi
   // Sign-in attempts per address, beside the lock per e-mail and address (which alone would let one address try every account).
   const signInConfig = { consoleSignedOut: true, ...(opts.rateLimits === false ? {} : { rateLimit: { max: 20, timeWindow: '1 minute' } }) };
   const checkTime = new CheckTime();
-  app.post<{ Body: { email: string; password: string } }>('/console/api/sign-in', { schema: { body: SignIn }, bodyLimit: 4096, config: signInConfig }, async (request, reply) => {
+  app.post<{ Body: { email: string; password: string } }>(SIGN_IN_PATH, { schema: { body: SignIn }, bodyLimit: 4096, config: signInConfig }, async (request, reply) => {
     const { email, password } = request.body;
-    // Counted before the check: attempts sent together are checked at most LOCKOUT.attempts times. A locked pair, an
-    // unknown e-mail and a wrong password get the same answer after the same time (nothing tells who has an account).
-    if (!(await countSignInAttempt(app.storage, email, request.ip))) {
+    const browserToken = request.cookies[BROWSER_COOKIE];
+    // Counted before the check: attempts sent together are checked at most as often as the locks allow. A locked
+    // network, an unknown e-mail and a wrong password get the same answer after the same time (nothing tells who has
+    // an account); an account slowed by attacks from elsewhere says so, with when to try again.
+    const admission = await admitSignIn(app.storage, email, request.ip, browserToken);
+    if (!admission.check) {
+      if (admission.slowedMs !== undefined) {
+        const refusal = signInSlowed(admission.slowedMs);
+        reply.header('retry-after', String(refusal.extra?.retryAfterSeconds));
+        throw refusal;
+      }
       await checkTime.wait();
       throw signInFailed();
     }
     const user = await findUserByEmail(app.storage, email);
     const started = performance.now();
-    const ok = await verifyPassword(password, user?.password_hash ?? NO_ACCOUNT).catch((error: unknown) => {
+    const ok = await verifyPassword(password, user?.password_hash ?? NO_ACCOUNT, admission.knownBrowser).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', String(BUSY_RETRY_SECONDS));
       throw error;
     });
     checkTime.observe(performance.now() - started);
     if (!user || !ok) throw signInFailed();
-    await clearSignInAttempts(app.storage, email, request.ip);
+    const browser = await signedIn(app.storage, user.id, email, request.ip, browserToken, admission.knownBrowser);
     const session = await openConsoleSession(app.storage, user.id);
     setSessionCookie(request, reply, session.token);
+    reply.setCookie(BROWSER_COOKIE, browser, { path: SIGN_IN_PATH, httpOnly: true, sameSite: 'strict', secure: isHttps(request), maxAge: KNOWN_BROWSER_MS / 1000 });
     return { user: { id: user.id, email: user.email, admin: user.admin === 1 }, csrfToken: session.csrfToken, lockout: LOCKOUT };
   });
 
@@ -135,9 +158,10 @@ export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimi
   });
 }
 
+const isHttps = (request: FastifyRequest) => request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  const https = request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
-  reply.setCookie(CONSOLE_COOKIE, token, { path: '/console', httpOnly: true, sameSite: 'strict', secure: https, maxAge: CONSOLE_SESSION_MS / 1000 });
+  reply.setCookie(CONSOLE_COOKIE, token, { path: '/console', httpOnly: true, sameSite: 'strict', secure: isHttps(request), maxAge: CONSOLE_SESSION_MS / 1000 });
 }
 
 function sameSecret(given: string | string[] | undefined, expected: string): boolean {

@@ -14,6 +14,11 @@ import { HttpError } from '../errors.js';
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
+// Yields the CPU to the event loop, like the JSON workers (json-worker.mjs): where a check and a participant's
+// request share a core, the request goes first. Linux only; elsewhere the default priority.
+try {
+  require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 10);
+} catch {}
 parentPort.on('message', ({ id, password, salt, keyBytes, cost }) => {
   try {
     const key = scryptSync(password, Buffer.from(salt), keyBytes, { ...cost, maxmem: 256 * cost.N * cost.r });
@@ -32,6 +37,10 @@ export interface ScryptCost {
 
 interface Job {
   id: number;
+  /** A known browser's sign-in (or the CLI's): checked before the unknown ones waiting. */
+  priority: boolean;
+  /** Times a worker died under this job (it is retried once on a new one). */
+  crashes: number;
   password: string;
   salt: Uint8Array;
   keyBytes: number;
@@ -46,8 +55,17 @@ export const BUSY_RETRY_SECONDS = 5;
 export const signInBusy = () =>
   new HttpError(503, 'SIGN_IN_BUSY', `too many sign-ins are being checked right now: try again in ${BUSY_RETRY_SECONDS} seconds`, { retryAfterSeconds: BUSY_RETRY_SECONDS });
 
+/**
+ * Unknown browsers' checks accepted per second per thread, at most: a check costs 25 ms of a core here and 50 to
+ * 100 ms on a small cloud core, so this keeps a flood to about half a core per thread or a full one, and refuses the
+ * rest at once (503) instead of queueing them for seconds while they take the cores from participants.
+ */
+export const CHECKS_PER_SECOND_PER_THREAD = 20;
+
 export class PasswordPool {
   private readonly idle: Worker[] = [];
+  /** Arrival times of recent unknown browsers' checks (the rate of CHECKS_PER_SECOND_PER_THREAD is counted over the last second). */
+  private readonly recentStarts: number[] = [];
   private readonly started: Worker[] = [];
   private readonly queue: Job[] = [];
   private readonly running = new Map<Worker, Job>();
@@ -62,11 +80,21 @@ export class PasswordPool {
     readonly maxWaitMs = 10_000,
   ) {}
 
-  /** scrypt of `password`, on a thread of this pool; rejects with 503 SIGN_IN_BUSY when the queue is full. */
-  derive(password: string, salt: Uint8Array, keyBytes: number, cost: ScryptCost): Promise<Buffer> {
-    if (this.queue.length >= this.queueLimit) return Promise.reject(signInBusy());
+  /**
+   * scrypt of `password`, on a thread of this pool; rejects with 503 SIGN_IN_BUSY when the queue is full, or when
+   * more than the rate of checks arrived in the last second. A `priority` check (a known browser) is queued before
+   * the others and passes both bounds: no flood of strangers keeps a researcher's own browser waiting.
+   */
+  derive(password: string, salt: Uint8Array, keyBytes: number, cost: ScryptCost, priority = false): Promise<Buffer> {
+    const now = performance.now();
+    while (this.recentStarts.length > 0 && this.recentStarts[0]! < now - 1000) this.recentStarts.shift();
+    if (!priority && (this.queue.length >= this.queueLimit || this.recentStarts.length >= CHECKS_PER_SECOND_PER_THREAD * this.threads)) return Promise.reject(signInBusy());
+    if (!priority) this.recentStarts.push(now);
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, password, salt, keyBytes, cost, queuedAt: performance.now(), resolve, reject });
+      const job: Job = { id: this.nextId++, priority, crashes: 0, password, salt, keyBytes, cost, queuedAt: now, resolve, reject };
+      const firstUnknown = priority ? this.queue.findIndex((waiting) => !waiting.priority) : -1;
+      if (firstUnknown >= 0) this.queue.splice(firstUnknown, 0, job);
+      else this.queue.push(job);
       this.pump();
     });
   }
@@ -78,8 +106,14 @@ export class PasswordPool {
 
   async close(): Promise<void> {
     for (const job of this.queue.splice(0)) job.reject(signInBusy());
-    await Promise.all(this.started.splice(0).map((w) => w.terminate()));
+    const workers = this.started.splice(0);
     this.idle.length = 0;
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  /** Tests: the threads that are working now (to kill one mid-check). */
+  get busyWorkers(): Worker[] {
+    return [...this.running.keys()];
   }
 
   private pump(): void {
@@ -111,13 +145,21 @@ export class PasswordPool {
       if (job) answer.key ? job.resolve(Buffer.from(answer.key)) : job.reject(new Error(`scrypt failed: ${answer.error}`));
       this.pump();
     });
-    worker.on('error', (error) => {
+    // A worker that dies (an error, or killed: out of memory) is forgotten, idle or not, so no check is ever posted
+    // to it; its job runs again once on a new worker, then fails.
+    const died = (error: Error) => {
+      if (!this.started.includes(worker)) return;
       const job = this.running.get(worker);
       this.running.delete(worker);
       this.started.splice(this.started.indexOf(worker), 1);
-      job?.reject(error);
+      const idleAt = this.idle.indexOf(worker);
+      if (idleAt >= 0) this.idle.splice(idleAt, 1);
+      if (job && job.crashes++ === 0) this.queue.unshift(job);
+      else job?.reject(new HttpError(503, 'SIGN_IN_BUSY', `the password check failed (${error.message}): try again`, { retryAfterSeconds: BUSY_RETRY_SECONDS }));
       this.pump();
-    });
+    };
+    worker.on('error', died);
+    worker.on('exit', (code) => died(new Error(`password worker exited with code ${code}`)));
     worker.unref();
     this.started.push(worker);
     return worker;

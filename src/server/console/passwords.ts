@@ -15,20 +15,22 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** The process's one budget of concurrent password checks (sign-ins and `cli user add` alike). */
 export const passwordPool = new PasswordPool();
 
-function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
-  return passwordPool.derive(password.normalize('NFKC'), salt, KEY_BYTES, cost);
+function derive(password: string, salt: Buffer, cost: ScryptCost, priority = false): Promise<Buffer> {
+  return passwordPool.derive(password.normalize('NFKC'), salt, KEY_BYTES, cost, priority);
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
+  // Priority: the CLI's and the console's new passwords are not refused for a flood of strangers' sign-ins.
+  const key = await derive(password, salt, COST, true);
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** `priority`: a known browser's sign-in, checked before unknown ones (password-pool.ts). */
+export async function verifyPassword(password: string, stored: string, priority = false): Promise<boolean> {
   const [scheme, N, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) }, priority);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -290,6 +290,16 @@ export interface SignInAttemptsTable {
   last_at: string;
 }
 
+/**
+ * A browser that signed in to an account before (its device cookie's SHA-256): its sign-ins are counted on their own,
+ * never refused for what other addresses sent (storage/sign-in-attempts.ts).
+ */
+export interface KnownBrowsersTable {
+  token_hash: string;
+  user_id: number;
+  last_sign_in_at: string;
+}
+
 /** A preview link of a job (the token's SHA-256), valid until expires_at. */
 export interface PreviewLinksTable {
   token_hash: string;
@@ -326,6 +336,7 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   job_roles: JobRolesTable;
   sign_in_attempts: SignInAttemptsTable;
+  known_browsers: KnownBrowsersTable;
   preview_links: PreviewLinksTable;
   accepted_sessions: AcceptedSessionsTable;
   accepted_score_sums: AcceptedScoreSumsTable;

@@ -15,7 +15,8 @@ export type JobRole = 'owner' | 'viewer';
 /** A console session ends after this long without use. */
 export const CONSOLE_SESSION_MS = 12 * 3600_000;
 
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** A token as stored: its SHA-256 in hex (a stolen database holds no usable token). */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function createUser(storage: Storage, email: string, passwordHash: string): Promise<ConsoleUser> {
   const normal = email.trim().toLowerCase();

@@ -3,7 +3,7 @@ import { ConsoleApiError, postJson } from './consoleApi.js';
 import type { ConsoleUser } from './context.js';
 import type { ConsoleStrings } from './strings.js';
 
-/** The sign-in form; says why a sign-in failed (refused, or the server too busy checking sign-ins). */
+/** The sign-in form; says why a sign-in failed (refused; slowed, because of failed sign-ins to this account from elsewhere; or the server too busy checking sign-ins). */
 export function SignIn({ t, onSignedIn }: { t: ConsoleStrings; onSignedIn(user: ConsoleUser, csrfToken: string): void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -18,7 +18,8 @@ export function SignIn({ t, onSignedIn }: { t: ConsoleStrings; onSignedIn(user: 
       const answer = await postJson<{ user: ConsoleUser; csrfToken: string }>('/console/api/sign-in', { email, password });
       onSignedIn(answer.user, answer.csrfToken);
     } catch (e) {
-      setError(e instanceof ConsoleApiError && e.code === 'SIGN_IN_BUSY' ? t.busy : t.signInFailed);
+      const code = e instanceof ConsoleApiError ? e.code : null;
+      setError(code === 'SIGN_IN_BUSY' ? t.busy : code === 'SIGN_IN_SLOWED' ? t.signInSlowed((e as ConsoleApiError).retryAfterSeconds ?? 30) : t.signInFailed);
     } finally {
       setBusy(false);
     }

@@ -9,6 +9,8 @@ export class ConsoleApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: Array<{ path: string; message: string }> = [],
+    /** The server's Retry-After, in seconds, when it sent one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -19,7 +21,8 @@ export const setCsrfToken = (token: string) => void (csrfToken = token);
 
 async function failure(res: Response): Promise<ConsoleApiError> {
   const body = (await res.json().catch(() => ({}))) as { error?: string; message?: string; details?: Array<{ path: string; message: string }> };
-  return new ConsoleApiError(res.status, body.error ?? 'ERROR', body.message ?? res.statusText, body.details ?? []);
+  const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN);
+  return new ConsoleApiError(res.status, body.error ?? 'ERROR', body.message ?? res.statusText, body.details ?? [], Number.isFinite(retryAfter) ? retryAfter : null);
 }
 
 export async function getJson<T>(path: string): Promise<T> {

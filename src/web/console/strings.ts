@@ -9,6 +9,8 @@ const en = {
   signOut: 'Sign out',
   signInFailed: 'Wrong e-mail address or password (after 5 failed sign-ins, wait 15 minutes).',
   busy: 'Too many sign-ins at this moment: try again in a few seconds.',
+  signInSlowed: (seconds: number) =>
+    `Many failed sign-ins to this account came from other addresses, so a browser that has not signed in here before is slowed down. Try again in ${seconds} seconds, or from a browser you have signed in with before.`,
   users: 'Users',
   roles: 'Roles',
   administrator: 'administrator (every study)',
@@ -152,6 +154,8 @@ const fr: ConsoleStrings = {
   signOut: 'Se déconnecter',
   signInFailed: 'Adresse ou mot de passe incorrect (après 5 échecs, attendez 15 minutes).',
   busy: 'Trop de connexions en ce moment : réessayez dans quelques secondes.',
+  signInSlowed: (seconds: number) =>
+    `De nombreuses connexions échouées à ce compte viennent d’autres adresses : un navigateur qui ne s’est jamais connecté ici est ralenti. Réessayez dans ${seconds} secondes, ou depuis un navigateur avec lequel vous vous êtes déjà connecté.`,
   users: 'Utilisateurs',
   roles: 'Rôles',
   administrator: 'administrateur (toutes les études)',
