@@ -1,3 +1,5 @@
+import type { LargeBodyLimits } from '../src/server/body/large-bodies.js';
+import type { RateLimits } from '../src/server/plugins/security.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -30,7 +32,7 @@ export interface ServerContext {
  */
 export function useServer(
   dialect: DialectName,
-  opts: { mediaBaseUrl?: string; webDir?: string; acuityBypass?: string; protocols?: ProtocolRegistry; linkSecret?: string; rateLimits?: false; uploadLimits?: Partial<UploadLimits>; liveStreams?: Partial<LiveStreamLimits> } = {},
+  opts: { mediaBaseUrl?: string; webDir?: string; acuityBypass?: string; protocols?: ProtocolRegistry; linkSecret?: string; rateLimits?: RateLimits | false; largeBodies?: Partial<LargeBodyLimits>; uploadLimits?: Partial<UploadLimits>; liveStreams?: Partial<LiveStreamLimits> } = {},
 ): () => ServerContext {
   let ctx: ServerContext | undefined;
   beforeEach(async () => {
@@ -39,7 +41,7 @@ export function useServer(
     const mediaDir = join(database.dir, 'media');
     await mkdir(mediaDir, { recursive: true });
     const webDir = opts.webDir ?? join(database.dir, 'web');
-    const app = await buildApp({ storage, mediaDir, webDir, mediaBaseUrl: opts.mediaBaseUrl ?? '', acuityBypass: opts.acuityBypass, protocols: opts.protocols, linkSecret: opts.linkSecret, rateLimits: opts.rateLimits, uploadLimits: opts.uploadLimits, liveStreams: opts.liveStreams });
+    const app = await buildApp({ storage, mediaDir, webDir, mediaBaseUrl: opts.mediaBaseUrl ?? '', acuityBypass: opts.acuityBypass, protocols: opts.protocols, linkSecret: opts.linkSecret, rateLimits: opts.rateLimits, largeBodies: opts.largeBodies, uploadLimits: opts.uploadLimits, liveStreams: opts.liveStreams });
     ctx = { dialect, storage, app, mediaDir, webDir, database, importStudy: (file, o = {}) => importStudy(storage, file, mediaDir, { protocols: opts.protocols, replace: o.replace }) };
   });
   afterEach(async () => {

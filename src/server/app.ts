@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../protocols/registry.js';
 import type { ProtocolDefinition } from '../protocols/types.js';
 import { badText, badTextPath, JsonWorkerPool, parseSmallJson } from './body/json-pool.js';
+import { DEFAULT_LARGE_BODY_LIMITS, LargeBodyBudget, type LargeBodyLimits } from './body/large-bodies.js';
 import type { TrustProxy } from './config.js';
 import { DEFAULT_RATE_LIMITS, registerSecurity, type RateLimits } from './plugins/security.js';
 import { registerConsoleAuth } from './console/auth.js';
@@ -50,6 +51,8 @@ export interface AppOptions {
   publicUrl?: string | null;
   /** The console's study uploads: zip size, unpacked size, entries, disk shared by uploads in progress (study-zip.ts). */
   uploadLimits?: Partial<UploadLimits>;
+  /** Large bodies in flight, per process and per session (body/large-bodies.ts). */
+  largeBodies?: Partial<LargeBodyLimits>;
   /** Live statistics streams per console account and in all, on this node (console/live-stats.ts). */
   liveStreams?: Partial<LiveStreamLimits>;
   logger?: boolean;
@@ -63,6 +66,8 @@ declare module 'fastify' {
     protocols: ProtocolRegistry;
     /** Parses and validates large bodies off the event loop (body/json-pool.ts). */
     jsonPool: JsonWorkerPool;
+    /** The bytes of large bodies this process may receive at once (body/large-bodies.ts). */
+    largeBodies: LargeBodyBudget;
     /** The console's live statistics streams (console/live-stats.ts). */
     liveStats: LiveStatsHub;
     /** Every route registered, as the router matches it (the console's gate test walks them). */
@@ -109,6 +114,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const jsonPool = new JsonWorkerPool();
   app.decorate('jsonPool', jsonPool);
   app.addHook('onClose', () => jsonPool.close());
+  app.decorate('largeBodies', new LargeBodyBudget({ ...DEFAULT_LARGE_BODY_LIMITS, ...opts.largeBodies }));
   registerErrorHandler(app);
   // What a killed process left in the media store's staging folder: committed imports finished, the rest removed.
   const recovered = await recoverStaging(opts.storage, opts.mediaDir);
@@ -137,8 +143,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(jobRoutes);
   await app.register(playlistRoutes, { sessionLeaseMinutes: opts.sessionLeaseMinutes ?? 60, linkSecret: opts.linkSecret ?? null, rateLimits });
   await app.register(bcheckRoutes);
-  await app.register(answerRoutes);
-  await app.register(sessionLogRoutes);
+  await app.register(answerRoutes, { rateLimits });
+  await app.register(sessionLogRoutes, { rateLimits });
   await app.register(consentRoutes, { rateLimits });
   await app.register(sessionRoutes);
   // The researcher console's API (src/server/console/), in a context of its own: its sign-in hook and upload parser

@@ -21,7 +21,7 @@ export interface ServerConfig {
   acuityBypass: string | null;
   /** LINK_SECRET: the key of signed participant links that choose a playlist (`cli link`); null = none. */
   linkSecret: string | null;
-  /** RATE_LIMIT_SESSIONS_PER_MINUTE and RATE_LIMIT_CONSENTS_PER_MINUTE, per client address; 0 = no limit. */
+  /** RATE_LIMIT_SESSIONS_PER_MINUTE, RATE_LIMIT_CONSENTS_PER_MINUTE and RATE_LIMIT_ANSWERS_PER_MINUTE, per client address; 0 = no limit. */
   rateLimits: RateLimits;
   /** REQUEST_TIMEOUT_MS: a whole request (body included) within this (default 120000). */
   requestTimeoutMs: number;
@@ -68,6 +68,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     rateLimits: {
       sessionsPerMinute: nonNegative(env, 'RATE_LIMIT_SESSIONS_PER_MINUTE', DEFAULT_RATE_LIMITS.sessionsPerMinute),
       consentsPerMinute: nonNegative(env, 'RATE_LIMIT_CONSENTS_PER_MINUTE', DEFAULT_RATE_LIMITS.consentsPerMinute),
+      answersPerMinute: nonNegative(env, 'RATE_LIMIT_ANSWERS_PER_MINUTE', DEFAULT_RATE_LIMITS.answersPerMinute),
     },
     requestTimeoutMs: nonNegative(env, 'REQUEST_TIMEOUT_MS', 120_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -1,3 +1,4 @@
+import { SESSION_TOKEN_HEADER } from '../../src/contract/headers.js';
 import { expect, it } from 'vitest';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
 import { describeEachDialect } from '../../testkit/databases.js';
@@ -181,7 +182,7 @@ describeEachDialect('POST /api/ratings/', (dialect) => {
 
   it('refuses a body over 12 MiB with 413', async () => {
     const p = await session();
-    const res = await post(ratingBody(p, p.stimulis[0].stimuliId, { logs: 'x'.repeat(12 * 1024 * 1024 + 1) }));
+    const res = await post(ratingBody(p, p.stimulis[0].stimuliId, { logs: 'x'.repeat(12 * 1024 * 1024 + 1) }), { [SESSION_TOKEN_HEADER]: p.sessionToken! });
     expect(res.statusCode).toBe(413);
     expect(json(res)).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining(String(12 * 1024 * 1024)) });
     expect(await countRows(ctx().storage, 'ratings')).toBe(0);

@@ -130,6 +130,8 @@ describe('DURABLE mode: ratings over HTTP', () => {
     const first = await postJson(app, '/api/ratings/', body, key);
     expect(first.statusCode).toBe(503);
     expect(json(first).error).toBe('STORAGE_UNAVAILABLE');
+    // The client is told when to try again (the web client's outbox retries a 503 anyway).
+    expect(first.headers['retry-after']).toBe('5');
     expect(loud.mock.calls.flat().join('\n')).toMatch(/GLIMPSE STORAGE: fdatasync of .*-wal failed \(EIO/);
     // The commit itself happened (SQLite cannot take it back), it just was never acknowledged.
     expect(await countRows(storage, 'ratings')).toBe(1);

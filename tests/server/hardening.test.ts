@@ -177,7 +177,7 @@ describe('rate limits and timeouts', () => {
   }
 
   it('limits playlist calls (sessions) and consent forms per address, with a clear 429', async () => {
-    await server({ rateLimits: { sessionsPerMinute: 5, consentsPerMinute: 2 } });
+    await server({ rateLimits: { sessionsPerMinute: 5, consentsPerMinute: 2, answersPerMinute: 0 } });
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await getPlaylist(app, '/api/getrandomtasks/fixture-pair', `platform=prolific&PROLIFIC_PID=rl${i}`)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);

@@ -1,6 +1,7 @@
 import { readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { expect, it } from 'vitest';
+import { MeshoptDecoder } from 'meshoptimizer';
+import { expect, it, vi } from 'vitest';
 import { impairMesh, pointCloud, texturedMesh, writeCloud, writeMesh } from '../../scripts/demo/render-model.js';
 import { MODEL_LIMITS } from '../../src/server/study/model-limits.js';
 import { encodePly } from '../../src/server/study/ply.js';
@@ -150,6 +151,79 @@ it('refuses, before decoding, a model over the size limit, too many objects, or 
   // Under the limit, the same mesh drawn by 2,000 nodes is accepted.
   await writeFile(join(media, 'instanced.gltf'), JSON.stringify(gltf(2000)));
   expect((await problemsOf(file)).map((p) => p.path)).toEqual(['$.playlists[0].stimuli[0].source', '$.playlists[0].stimuli[2].source']);
+});
+
+/** A GLB of its JSON and binary chunk, each padded to 4 bytes. */
+function glb(json: object, bin: Buffer): Buffer {
+  const text = Buffer.from(JSON.stringify(json));
+  const chunks = [Buffer.concat([text, Buffer.alloc(-text.length & 3, 0x20)]), Buffer.concat([bin, Buffer.alloc(-bin.length & 3)])];
+  const header = Buffer.alloc(12);
+  header.write('glTF', 0, 'latin1');
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + 16 + chunks[0]!.length + chunks[1]!.length, 8);
+  const chunkHeader = (chunk: Buffer, type: number) => Buffer.from(new Uint32Array([chunk.length, type]).buffer);
+  return Buffer.concat([header, chunkHeader(chunks[0]!, 0x4e4f534a), chunks[0]!, chunkHeader(chunks[1]!, 0x004e4942), chunks[1]!]);
+}
+
+/**
+ * One triangle whose `views` meshopt-compressed buffer views (16-byte vertices) each decode to `count` vertices, all
+ * from one stream: zero vertices cost the codec 4 bits each (version byte 0xa0, then 4 zero bytes per byte of stride
+ * for each block of 256 vertices, then a zero tail), so 1 MB of stream decodes to 64 MB, as often as views name it.
+ */
+function meshoptViews(views: number, count: number): Buffer {
+  const stride = 16;
+  const stream = Buffer.alloc(1 + Math.ceil(count / 256) * stride * 4 + 32);
+  stream[0] = 0xa0;
+  const meshopt = { buffer: 0, byteLength: stream.length, byteStride: stride, count, mode: 'ATTRIBUTES' };
+  return glb({
+    asset: { version: '2.0' },
+    extensionsUsed: ['EXT_meshopt_compression'],
+    extensionsRequired: ['EXT_meshopt_compression'],
+    buffers: [{ byteLength: stream.length }, { byteLength: count * stride, extensions: { EXT_meshopt_compression: { fallback: true } } }],
+    bufferViews: Array.from({ length: views }, () => ({ buffer: 1, byteLength: count * stride, byteStride: stride, extensions: { EXT_meshopt_compression: meshopt } })),
+    accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [0, 0, 0] }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+    nodes: [{ mesh: 0 }],
+    scenes: [{ nodes: [0] }],
+  }, stream);
+}
+
+it('refuses, before decoding, a meshopt file whose compressed views decode to more than the limit, however few triangles it draws', async () => {
+  const { file, media } = await acrStudy('models-decoded', ['bomb.glb', 'small.glb', 'aliased.gltf', 'draco.gltf']);
+  // 8 views of 4 M vertices sharing one 1 MB stream: 512 MiB decoded (the probe of issue 34: 2.5 GB from 4.2 MB).
+  const bomb = meshoptViews(8, 4 << 20);
+  expect(bomb.length).toBeLessThan(1.1e6);
+  await writeFile(join(media, 'bomb.glb'), bomb);
+  // The same file decoding to 8 × 16 KiB is a legitimate meshopt object.
+  await writeFile(join(media, 'small.glb'), meshoptViews(8, 1024));
+  // Accessors copy what they read: 3,000 of them over one 1.6 MB view read 4.8 GB.
+  const vertices = Buffer.alloc(12 * 140_000);
+  await writeFile(join(media, 'aliased.gltf'), JSON.stringify({
+    asset: { version: '2.0' },
+    buffers: [{ byteLength: vertices.length, uri: `data:application/octet-stream;base64,${vertices.toString('base64')}` }],
+    bufferViews: [{ buffer: 0, byteLength: vertices.length }],
+    accessors: Array.from({ length: 3000 }, () => ({ bufferView: 0, componentType: 5126, count: 140_000, type: 'VEC3', min: [0, 0, 0], max: [0, 0, 0] })),
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+    nodes: [{ mesh: 0 }],
+    scenes: [{ nodes: [0] }],
+  }));
+  // Draco is another compression, which neither the importer nor the stage decodes.
+  await writeFile(join(media, 'draco.gltf'), JSON.stringify({ asset: { version: '2.0' }, extensionsUsed: ['KHR_draco_mesh_compression'] }));
+  const decode = vi.spyOn(MeshoptDecoder, 'decodeGltfBuffer');
+  const peakBefore = process.resourceUsage().maxRSS * 1024;
+  try {
+    expect(await problemsOf(file)).toEqual([
+      { path: '$.playlists[0].stimuli[0].source', message: 'model bomb.glb has compressed buffer views (EXT_meshopt_compression) that decode to 536,870,912 bytes, over the limit of 268,435,456' },
+      { path: '$.playlists[0].stimuli[2].source', message: 'model aliased.gltf has accessors that read 5,040,000,000 bytes, over the limit of 268,435,456' },
+      { path: '$.playlists[0].stimuli[3].source', message: 'model draco.gltf uses Draco compression (KHR_draco_mesh_compression), which the stage does not decode; compress it with meshopt (EXT_meshopt_compression)' },
+    ]);
+    // Only the small file's 8 views reached the decoder (the real one, watched), and the process's peak memory
+    // grew by far less than the 512 MiB the refused file declares.
+    expect(decode).toHaveBeenCalledTimes(8);
+    expect(process.resourceUsage().maxRSS * 1024 - peakBefore).toBeLessThan(128 * 1024 * 1024);
+  } finally {
+    decode.mockRestore();
+  }
 });
 
 it('checks the job\'s 3D options as a stimulus\'s: bounds out of order, a zoom range without the fitted view', async () => {

@@ -1,8 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
-import { sql } from 'kysely';
-import { expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, sql, SqliteDialect } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from '../../src/server/storage/group-commit.js';
 import { openStorage } from '../../src/server/storage/open.js';
-import { nowIso } from '../../src/server/storage/types.js';
+import { nowIso, type Database, type Db } from '../../src/server/storage/types.js';
 import { createTestDatabase } from '../../testkit/databases.js';
 
 it('SQLite: group-committed writes all land, and closing checkpoints the WAL into the database file', async () => {
@@ -52,4 +54,61 @@ it('SQLite: one failing write of a batch does not undo the others', async () => 
     await storage.close();
     await database.drop();
   }
+});
+
+/**
+ * A full disk in the middle of a batch (issue 34): SQLite answers SQLITE_FULL and rolls the WHOLE transaction back
+ * (max_page_count makes it full on demand, as a full disk met while the page cache spills does). The writes after
+ * it must not run in autocommit: none is stored, all fail with SQLITE_FULL (503 for the client), and once there is
+ * room again the next batch is stored. Both ways of asking whether the transaction is still open are tried: by a
+ * statement (as openStorage runs today) and by better-sqlite3's flag.
+ */
+describe('SQLite: a full disk inside a group commit', () => {
+  const write = (text: string) => (trx: Db) => sql`insert into filler (v) values (${text})`.execute(trx);
+
+  async function fullInTheMiddle(db: Db, submit: (work: (trx: Db) => Promise<unknown>, singleStatement: boolean) => Promise<unknown>) {
+    await sql`create table filler (v text not null)`.execute(db);
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+    await sql.raw(`pragma max_page_count = ${rows[0]!.page_count + 4}`).execute(db);
+    const outcomes = await Promise.allSettled([
+      submit(write('before'), true),
+      submit(write('x'.repeat(200_000)), true),
+      submit(write('after'), true),
+      submit(async (trx) => {
+        await write('after, with its savepoint')(trx);
+        await write('and a second statement')(trx);
+      }, false),
+    ]);
+    expect((await sql<{ v: string }>`select v from filler`.execute(db)).rows).toEqual([]);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : 'stored'))).toEqual(['SQLITE_FULL', 'SQLITE_FULL', 'SQLITE_FULL', 'SQLITE_FULL']);
+
+    await sql.raw('pragma max_page_count = 1073741823').execute(db);
+    await Promise.all([submit(write('room again'), true), submit(write('room again, savepoint'), false)]);
+    expect((await sql<{ v: string }>`select v from filler order by rowid`.execute(db)).rows.map((r) => r.v)).toEqual(['room again', 'room again, savepoint']);
+  }
+
+  it('asked by a statement (openStorage)', async () => {
+    const database = await createTestDatabase('sqlite');
+    const storage = await openStorage({ databaseUrl: database.url });
+    try {
+      await fullInTheMiddle(storage.db, (work, singleStatement) => storage.write(work, { singleStatement }));
+    } finally {
+      await storage.close();
+      await database.drop();
+    }
+  });
+
+  it("asked through better-sqlite3's inTransaction", async () => {
+    const database = await createTestDatabase('sqlite');
+    const raw = new BetterSqlite3(database.url);
+    raw.pragma('journal_mode = WAL');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+    const commits = new GroupCommit(db, null, () => raw.inTransaction);
+    try {
+      await fullInTheMiddle(db, (work, singleStatement) => commits.submit(work, singleStatement));
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
 });

@@ -1,9 +1,16 @@
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
 import type { BubblePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
+import { PROTOCOLS } from '../../src/protocols/registry.js';
+import { screenJob } from '../../src/server/quality/screening.js';
+import { reviseVerdict } from '../../src/server/storage/quality-sums.js';
+import { storedVerdict } from '../../src/server/storage/quality.js';
+import { nowIso, type Db } from '../../src/server/storage/types.js';
+import { withdraw } from '../../src/server/storage/withdrawals.js';
 import { cli, useCliEnvironment } from '../../testkit/cli.js';
 import { parseCsv } from '../../testkit/csv.js';
 import { describeEachDialect } from '../../testkit/databases.js';
+import { waitFor } from '../../testkit/node-process.js';
 import { BCHECK, takeTest } from '../../testkit/participants.js';
 import { getPlaylist, json, participantData, postJson, ratingBody, useServer } from '../../testkit/server.js';
 import { PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
@@ -170,5 +177,124 @@ describeEachDialect('CLI withdraw', (dialect) => {
     await expect(cli(['withdraw', '--prolific-pid', 'P1'])).rejects.toThrow(/refused by test trigger/);
     expect(await participantData(ctx().storage)).toEqual(before);
     expect(before.ratings.filter((r) => r.session_id === a.sessionId)).toHaveLength(2);
+  });
+});
+
+/**
+ * A withdrawal while quality control writes (issue 34): both complete, in the one lock order of storage/playlist-loads.ts,
+ * and a withdrawn session keeps no verdict. On PostgreSQL a withdrawal is held half-way (after its deletes, before its
+ * commit) by an advisory lock the test holds, taken by a trigger: the other transaction then really runs meanwhile.
+ */
+describeEachDialect('withdrawal during quality control', (dialect) => {
+  const ctx = useServer(dialect);
+  beforeEach(() => ctx().importStudy(PAIR_STUDY));
+  const take = (query: string) => takeTest(ctx().app, PAIR, query, { complete: true });
+  const verdicts = () => ctx().storage.db.selectFrom('session_verdicts').select(['session_id', 'included', 'evaluated_at']).orderBy('session_id').execute();
+  const loads = async () => {
+    const rows = await ctx().storage.db.selectFrom('playlist_loads').select(['sessions', 'included']).execute();
+    return { sessions: rows.reduce((n, r) => n + Number(r.sessions), 0), included: rows.reduce((n, r) => n + Number(r.included), 0) };
+  };
+
+  it('a re-judge skips a session withdrawn between reading it and writing the verdicts', async () => {
+    const [a, b, c] = [await take('platform=prolific&PROLIFIC_PID=P1'), await take('platform=prolific&PROLIFIC_PID=P2'), await take('platform=prolific&PROLIFIC_PID=P3')];
+    const started = nowIso();
+    let withdrawn = 0;
+    const screened = await screenJob(ctx().storage, 'fixture-pair', PROTOCOLS, {
+      afterJudging: async () => {
+        withdrawn = (await withdraw(ctx().storage, { by: 'code', value: b.code! })).deleted.sessions;
+      },
+    });
+    expect(withdrawn).toBe(1);
+    expect(screened.map((s) => s.sessionId)).toEqual([a.sessionId, c.sessionId]);
+    const stored = await verdicts();
+    expect(stored.map((v) => v.session_id)).toEqual([a.sessionId, c.sessionId]);
+    expect(stored.every((v) => v.evaluated_at >= started)).toBe(true);
+    // The playlists' counts were recounted without the withdrawn session.
+    expect(await loads()).toEqual({ sessions: 2, included: stored.filter((v) => v.included === 1).length });
+  });
+
+  if (dialect !== 'postgres') return;
+
+  /** Holds an advisory lock on its own connection until `release()`; a trigger taking it shared then waits. */
+  async function holdAdvisoryLock(key: number) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const ready = new Promise<void>((resolve) => (held = resolve));
+    const done = ctx().storage.db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${key}::bigint)`.execute(conn);
+      held();
+      await released;
+      await sql`select pg_advisory_unlock(${key}::bigint)`.execute(conn);
+    });
+    await ready;
+    return { release, done };
+  }
+  /** A trigger that waits for the advisory lock after each statement of `event` on `table`. */
+  const stallAfter = async (db: Db, key: number, table: string, event: 'delete' | 'update') => {
+    await sql`create or replace function stall() returns trigger language plpgsql as ${sql.lit(`begin perform pg_advisory_xact_lock_shared(${key}::bigint); return null; end`)}`.execute(db);
+    await sql`create trigger ${sql.raw(`stall_${table}`)} after ${sql.raw(event)} on ${sql.table(table)} for each statement execute function stall()`.execute(db);
+  };
+  /** The backend waiting for the advisory lock (the stalled transaction). */
+  const waiterOn = async (key: number) => {
+    let pid = 0;
+    await waitFor(async () => {
+      const { rows } = await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory' and objid = ${key} and not granted`.execute(ctx().storage.db);
+      pid = rows[0]?.pid ?? 0;
+      return pid !== 0;
+    });
+    return pid;
+  };
+  /** Resolves once some backend waits for a lock that `pid` holds. */
+  const someoneWaitsFor = (pid: number) =>
+    waitFor(async () => {
+      const { rows } = await sql`select 1 from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(ctx().storage.db);
+      return rows.length > 0;
+    });
+  const randomKey = () => 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+
+  it('a re-judge waits for a withdrawal still running, then skips its session', async () => {
+    const [a, b, c] = [await take('platform=prolific&PROLIFIC_PID=P1'), await take('platform=prolific&PROLIFIC_PID=P2'), await take('platform=prolific&PROLIFIC_PID=P3')];
+    const key = randomKey();
+    await stallAfter(ctx().storage.db, key, 'sessions', 'delete');
+    const lock = await holdAdvisoryLock(key);
+    let withdrawal, rejudge;
+    try {
+      withdrawal = withdraw(ctx().storage, { by: 'code', value: b.code! });
+      const withdrawer = await waiterOn(key);
+      // The re-judge reads every session (the withdrawal is not committed) and then writes while it is still open.
+      rejudge = screenJob(ctx().storage, 'fixture-pair');
+      await someoneWaitsFor(withdrawer);
+    } finally {
+      lock.release();
+    }
+    const [withdrawn, screened] = await Promise.all([withdrawal, rejudge, lock.done]);
+    expect(withdrawn.deleted.sessions).toBe(1);
+    expect(screened.map((s) => s.sessionId)).toEqual([a.sessionId, c.sessionId]);
+    expect((await verdicts()).map((v) => v.session_id)).toEqual([a.sessionId, c.sessionId]);
+  });
+
+  it('a verdict revised while a withdrawal recounts the same job: both complete (no deadlock)', async () => {
+    const [a, b] = [await take('platform=prolific&PROLIFIC_PID=P1'), await take('platform=prolific&PROLIFIC_PID=P2')];
+    const session = await ctx().storage.db.selectFrom('sessions').selectAll().where('id', '=', a.sessionId).executeTakeFirstOrThrow();
+    const before = (await storedVerdict(ctx().storage, a.sessionId))!;
+    const key = randomKey();
+    // The revision stops once it has changed the job's sums: the withdrawal then takes its own locks up to those sums.
+    await stallAfter(ctx().storage.db, key, 'accepted_sessions', 'update');
+    const lock = await holdAdvisoryLock(key);
+    let revision, withdrawal;
+    try {
+      revision = reviseVerdict(ctx().storage, session, (old) => ({ ...old, included: !old.included }), new Map());
+      const reviser = await waiterOn(key);
+      withdrawal = withdraw(ctx().storage, { by: 'code', value: b.code! });
+      await someoneWaitsFor(reviser);
+    } finally {
+      lock.release();
+    }
+    const [revised, withdrawn] = await Promise.all([revision, withdrawal, lock.done]);
+    expect(revised?.included).toBe(!before.included);
+    expect(withdrawn.deleted.sessions).toBe(1);
+    expect((await verdicts()).map((v) => v.session_id)).toEqual([a.sessionId]);
+    expect(await loads()).toEqual({ sessions: 1, included: before.included ? 0 : 1 });
   });
 });

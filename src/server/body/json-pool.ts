@@ -94,16 +94,6 @@ export class JsonWorkerPool {
     return this.workers;
   }
 
-  /** Parses and validates a body already in memory; throws the same 400 answers as the other routes' validation. */
-  async parse(kind: LargeBodyKind, bytes: Buffer): Promise<ParsedLargeBody> {
-    const { id, worker, answer } = this.start();
-    // A copy the worker owns (the request's buffer may be pooled), transferred without a second copy.
-    const owned = new Uint8Array(bytes);
-    worker.postMessage({ id, kind, chunk: owned }, [owned.buffer]);
-    worker.postMessage({ id, kind, end: true });
-    return outcomeOf(await answer);
-  }
-
   /**
    * Reads a request body chunk by chunk into a worker, then parses and validates it there. Fastify's own checks
    * for a body it reads: 413 past `limit` (from Content-Length at once, or when the bytes pass it), 400 when the

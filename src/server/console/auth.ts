@@ -17,7 +17,6 @@ import {
 } from '../storage/users.js';
 import { findJob } from '../storage/jobs.js';
 import { admitSignIn, KNOWN_BROWSER_MS, LOCKOUT, signedIn } from '../storage/sign-in-attempts.js';
-import { BUSY_RETRY_SECONDS } from './password-pool.js';
 import { verifyPassword } from './passwords.js';
 
 /**
@@ -119,20 +118,13 @@ export async function registerConsoleAuth(app: FastifyInstance, opts: { rateLimi
     // an account); an account slowed by attacks from elsewhere says so, with when to try again.
     const admission = await admitSignIn(app.storage, email, request.ip, browserToken);
     if (!admission.check) {
-      if (admission.slowedMs !== undefined) {
-        const refusal = signInSlowed(admission.slowedMs);
-        reply.header('retry-after', String(refusal.extra?.retryAfterSeconds));
-        throw refusal;
-      }
+      if (admission.slowedMs !== undefined) throw signInSlowed(admission.slowedMs);
       await checkTime.wait();
       throw signInFailed();
     }
     const user = await findUserByEmail(app.storage, email);
     const started = performance.now();
-    const ok = await verifyPassword(password, user?.password_hash ?? NO_ACCOUNT, admission.knownBrowser).catch((error: unknown) => {
-      if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', String(BUSY_RETRY_SECONDS));
-      throw error;
-    });
+    const ok = await verifyPassword(password, user?.password_hash ?? NO_ACCOUNT, admission.knownBrowser);
     checkTime.observe(performance.now() - started);
     if (!user || !ok) throw signInFailed();
     const browser = await signedIn(app.storage, user.id, email, request.ip, browserToken, admission.knownBrowser);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ajvErrorDetails, HttpError } from '../errors.js';
+import { ajvErrorDetails, HttpError, transientStorageError } from '../errors.js';
 
 const MAX_DETAILS = 50;
 const CODE_OF_STATUS: Record<number, string> = {
@@ -11,11 +11,36 @@ const CODE_OF_STATUS: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
-/** Every error becomes the JSON error body of the contract: {error, message, details?}. */
+/** A storage refusal is said on stderr at most this often per error code (the request log is usually off). */
+const STORAGE_REPORT_EVERY_MS = 60_000;
+const storageReported = new Map<string, number>();
+
+function reportStorageError(error: Error & { code?: unknown }): void {
+  const code = String(error.code ?? error.message);
+  const now = Date.now();
+  if (now - (storageReported.get(code) ?? -Infinity) < STORAGE_REPORT_EVERY_MS) return;
+  storageReported.set(code, now);
+  console.error(`!!! GLIMPSE STORAGE: requests refused with 503, clients told to retry: ${String(error.code ?? '')} ${error.message}`);
+}
+
+/**
+ * Every error becomes the JSON error body of the contract: {error, message, details?}. An HttpError that says how
+ * long to wait (`retryAfterSeconds`) also gets the Retry-After header; a storage error that a retry may not meet
+ * (full disk, I/O error, busy database, lost connection: errors.ts) is 503 STORAGE_UNAVAILABLE, not 500.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send(error.body());
+    const answer = (refusal: HttpError) => {
+      const seconds = refusal.extra.retryAfterSeconds;
+      if (typeof seconds === 'number') reply.header('retry-after', String(seconds));
+      return reply.code(refusal.statusCode).send(refusal.body());
+    };
+    if (error instanceof HttpError) return answer(error);
+    const transient = transientStorageError(error);
+    if (transient) {
+      request.log.error({ err: error }, 'storage unavailable');
+      reportStorageError(error);
+      return answer(transient);
     }
     if (error.validation) {
       const root = error.validationContext ?? 'body';

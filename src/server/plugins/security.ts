@@ -12,7 +12,7 @@ import { HttpError } from '../errors.js';
  *   browser checks, consents or answers through a participant's browser (`no-cors` text/plain posts included).
  *   Requests without an Origin header (scripts, curl) are not browsers' cross-site requests and pass;
  * - rate limits (@fastify/rate-limit, per client address, in memory: each node counts its own) on what creates
- *   rows without a session: playlist calls (sessions) and consent forms. Routes opt in with `config.rateLimit`;
+ *   rows without a session: playlist calls (sessions), consent forms, and the anonymous answer routes. Routes opt in with `config.rateLimit`;
  * - the idle timeout (Fastify's connectionTimeout, Node's server.timeout) guards a request's arrival and its
  *   answer's sending (a client that stops reading), not the server's own work between them: Node would otherwise
  *   end a socket whose answer is still being worked on ("socket hang up" at the client, nothing acknowledged), a
@@ -24,10 +24,15 @@ export interface RateLimits {
   sessionsPerMinute: number;
   /** Consent forms per client address per minute; 0 = no limit. */
   consentsPerMinute: number;
+  /** Answers (ratings, mouse logs, session logs) per client address per minute; 0 = no limit. */
+  answersPerMinute: number;
 }
 
-/** Generous for a lab of 30 computers behind one address, each reloading a few times (README "Limits"). */
-export const DEFAULT_RATE_LIMITS: RateLimits = { sessionsPerMinute: 300, consentsPerMinute: 60 };
+/**
+ * Generous for a lab of 30 computers behind one address, each reloading a few times, or answering every 2 seconds
+ * with its logs and retries (README "Limits"). An IPv6 client is counted by its /64 (@fastify/rate-limit's default).
+ */
+export const DEFAULT_RATE_LIMITS: RateLimits = { sessionsPerMinute: 300, consentsPerMinute: 60, answersPerMinute: 2400 };
 
 const MTURK_SUBMIT = ['https://www.mturk.com', 'https://workersandbox.mturk.com'];
 

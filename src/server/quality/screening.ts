@@ -6,7 +6,7 @@ import { evaluateSession, visualTestsOutcome, withVisualTests, type ScreenedAnsw
 import { parseTiming } from '../export/timing.js';
 import { findJob, type StoredJob } from '../storage/jobs.js';
 import { recountLoads } from '../storage/playlist-loads.js';
-import { acceptedRatingTotals, completedSessionIds, storedVerdict, saveVerdict, sessionLogStates, sessionTestAnswers, type RatingTotals } from '../storage/quality.js';
+import { acceptedRatingTotals, completedSessionIds, saveVerdicts, sessionLogStates, sessionTestAnswers, storedVerdict, type RatingTotals } from '../storage/quality.js';
 import { acceptedSums, rebuildAcceptedSums, reviseVerdict, storeFirstVerdict, type IncludedRatingCount, type ScoreSums } from '../storage/quality-sums.js';
 import { findSessionById } from '../storage/sessions.js';
 import { jobMedia } from '../storage/studies.js';
@@ -191,26 +191,34 @@ export async function judgeWithLogs(storage: Storage, sessionId: number, protoco
   return reviseVerdict(storage, session, (old) => withVisualTests(old, evidence, judge.job.quality.rules), own);
 }
 
+export interface ScreenJobOptions {
+  /** Tests only: runs once every session has been read and judged, before any verdict is written. */
+  afterJudging?: () => Promise<void>;
+}
+
 /**
  * Judges every completed session of a job again, in completion order, and stores the verdicts. The MOS of the
  * correlation rule comes from the sessions accepted before this run (one pass: a session newly rejected here
- * still counts in the others' MOS until the next run). The running sums and the playlists' counts are then rebuilt
- * from the new verdicts.
+ * still counts in the others' MOS until the next run). The verdicts are stored together (a session withdrawn
+ * meanwhile is left out, of them and of the result), then the playlists' counts and the running sums are rebuilt
+ * from them, each in its own transaction in the lock order (storage/playlist-loads.ts).
  */
-export async function screenJob(storage: Storage, jobId: string, protocols: ProtocolRegistry = PROTOCOLS): Promise<ScreenedSession[]> {
+export async function screenJob(storage: Storage, jobId: string, protocols: ProtocolRegistry = PROTOCOLS, opts: ScreenJobOptions = {}): Promise<ScreenedSession[]> {
   const judge = await judgeOf(storage, jobId, protocols);
   if (!judge) throw new Error(`no job ${jobId} with a protocol this server knows`);
   const totals = judge.rating ? await acceptedRatingTotals(storage, jobId) : null;
   const totalScores = totals ? scoreTotals(judge, totals.counts) : new Map<string, Score>();
-  const screened: ScreenedSession[] = [];
+  const judged: ScreenedSession[] = [];
   for (const sessionId of await completedSessionIds(storage, jobId)) {
-    const session = (await findSessionById(storage, sessionId))!;
+    const session = await findSessionById(storage, sessionId);
+    if (!session) continue; // withdrawn since the list was read
     const answers = await judge.answers(session);
     const verdict = await judge.judge(session, answers, totals ? mosWithout(session.id, answers, totals, totalScores) : null);
-    await saveVerdict(storage, jobId, sessionId, verdict);
-    screened.push({ sessionId, verdict });
+    judged.push({ sessionId, verdict });
   }
-  await rebuildSums(storage, judge);
+  await opts.afterJudging?.();
+  const stored = new Set(await saveVerdicts(storage, jobId, judged));
   await storage.write((trx) => recountLoads(storage, trx, jobId));
-  return screened;
+  await rebuildSums(storage, judge);
+  return judged.filter((s) => stored.has(s.sessionId));
 }

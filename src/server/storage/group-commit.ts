@@ -8,6 +8,7 @@ const ROLLBACK = CompiledQuery.raw('rollback');
 const SAVEPOINT = CompiledQuery.raw('savepoint w');
 const RELEASE = CompiledQuery.raw('release w');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to w');
+const BEGIN = CompiledQuery.raw('begin');
 
 interface PendingWrite {
   work: (trx: Db) => Promise<unknown>;
@@ -34,6 +35,12 @@ export interface CommitDurability {
  * acknowledged before the commit returns and, with `durability` (SQLITE_SYNCHRONOUS=DURABLE), before the WAL is
  * synced: that sync runs off the event loop, which keeps parsing the next writes meanwhile. If the commit or the
  * sync fails, every write of the batch fails.
+ *
+ * A failed statement usually undoes itself (or its savepoint), and the batch goes on. But SQLITE_FULL, SQLITE_IOERR,
+ * SQLITE_NOMEM or SQLITE_BUSY may roll the WHOLE transaction back (sqlite.org/lang_transaction.html; a full disk
+ * met while the page cache spills does): the next writes would then run in autocommit, each stored at once, while
+ * the batch reports them all failed. So after a failed statement the batch checks that it is still in its
+ * transaction, and if not, every write of it fails before any further statement runs.
  */
 export class GroupCommit {
   private queue: PendingWrite[] = [];
@@ -42,6 +49,8 @@ export class GroupCommit {
   constructor(
     private readonly db: Db,
     private readonly durability: CommitDurability | null = null,
+    /** The connection's own answer (better-sqlite3 `inTransaction`); without it, SQLite is asked by a statement. */
+    private readonly inTransaction: (() => boolean) | null = null,
   ) {}
 
   submit<T>(work: (trx: Db) => Promise<T>, singleStatement = false): Promise<T> {
@@ -77,7 +86,9 @@ export class GroupCommit {
         try {
           for (const item of batch) {
             if (item.singleStatement) {
-              outcomes.push(await item.work(conn).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })));
+              const outcome = await item.work(conn).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+              if (!outcome.ok && !(await this.stillInTransaction(conn))) throw outcome.error;
+              outcomes.push(outcome);
               continue;
             }
             await conn.executeQuery(SAVEPOINT);
@@ -85,6 +96,7 @@ export class GroupCommit {
               outcomes.push({ ok: true, value: await item.work(conn) });
               await conn.executeQuery(RELEASE);
             } catch (error) {
+              if (!(await this.stillInTransaction(conn))) throw error;
               await conn.executeQuery(ROLLBACK_TO);
               await conn.executeQuery(RELEASE);
               outcomes.push({ ok: false, error });
@@ -92,6 +104,7 @@ export class GroupCommit {
           }
           await conn.executeQuery(COMMIT);
         } catch (error) {
+          // Fails harmlessly when SQLite rolled back already.
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw error;
         }
@@ -109,5 +122,18 @@ export class GroupCommit {
       else if (notDurable) item.reject(notDurable.error);
       else item.resolve(outcome.value);
     });
+  }
+
+  /** Whether the batch's transaction is still open after a failed statement (SQLite may have rolled it back). */
+  private async stillInTransaction(conn: Db): Promise<boolean> {
+    if (this.inTransaction) return this.inTransaction();
+    // BEGIN fails inside a transaction; outside, it opens one, closed at once (nothing was written in it).
+    try {
+      await conn.executeQuery(BEGIN);
+    } catch {
+      return true;
+    }
+    await conn.executeQuery(ROLLBACK);
+    return false;
   }
 }

@@ -64,7 +64,7 @@ function openSqlite(url: string, synchronous: SqliteSynchronous, walFileOps: Par
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   // An in-memory database has no file to sync.
   const walSync = synchronous === 'DURABLE' && file !== ':memory:' ? new WalSync(resolve(file), { ...realWalFileOps, ...walFileOps }) : null;
-  const commits = new GroupCommit(db, walSync);
+  const commits = new GroupCommit(db, walSync, () => raw.inTransaction);
   // Checkpoints run on a worker thread rather than inside a commit on the event loop (checkpointer.ts).
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:') {

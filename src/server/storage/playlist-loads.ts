@@ -24,7 +24,19 @@ import { type Db, type SessionRow, type Storage } from './types.js';
  * - recount and increments: a recount locks the job's count rows before it counts, and writes its counts into the
  *   same rows (never deletes and re-inserts them), so an increment committed before it is in its count and one
  *   waiting for its row lands on the recounted row.
- * Every transaction takes `job_loads` before sessions' rows, and sessions' rows before `playlist_loads` rows.
+ *
+ * LOCK ORDER (PostgreSQL; SQLite has one writer at a time), the one order of every transaction that writes a job's
+ * counters: it takes the rows it needs in these steps, skips those it does not need, never goes back to an earlier
+ * one, and so never waits for a transaction that waits for it:
+ *   1. `job_loads` (jobs by id): arrivals (`lockedLoads`, `glimpse_open_session`), recounts, withdrawals, the
+ *      re-judge's verdicts (screening.ts);
+ *   2. the rows of the sessions written, then their `session_verdicts`: a completion, a withdrawal's deletes, a
+ *      verdict (its foreign key locks the session);
+ *   3. `playlist_loads` (by playlist id): arrivals, completions, recounts, verdicts (`adjustIncluded`);
+ *   4. `accepted_sessions` (jobs by id), then `accepted_score_sums`: verdicts (quality-sums.ts `moveSession`), sums
+ *      rebuilds, withdrawals (`markSumsStale`).
+ * `lockCounters` takes steps 1, 3 and 4 for a set of jobs; a verdict that changes both counts updates its
+ * playlist's before the job's sums.
  */
 
 export interface PlaylistLoad {
@@ -52,7 +64,7 @@ export async function rebuildLoads(storage: Storage, trx: Db, jobId: string): Pr
   await trx.insertInto('job_loads').values({ job_id: jobId, swept_until: '' }).onConflict((oc) => oc.column('job_id').doNothing()).execute();
   const { swept_until } = (await readLoads(storage, trx, jobId, true))!;
   // Completions and verdicts in flight commit before the count (their increments are in it) or wait for the recount.
-  if (storage.dialect === 'postgres') await trx.selectFrom('playlist_loads').select('playlist_id').where('job_id', '=', jobId).forUpdate().execute();
+  await lockCounters(storage, trx, [jobId], ['playlist_loads']);
   const counts = await trx
     .selectFrom('playlists as p')
     .leftJoin('sessions as s', (join) => join.onRef('s.playlist_id', '=', 'p.id').on('s.preview', '=', 0))
@@ -82,13 +94,25 @@ export async function rebuildLoads(storage: Storage, trx: Db, jobId: string): Pr
   await gone.execute();
 }
 
+/** The counter tables of a job, in the lock order (above): steps 1, 3 and 4. */
+export const COUNTER_LOCK_ORDER = ['job_loads', 'playlist_loads', 'accepted_sessions'] as const;
+export type CounterTable = (typeof COUNTER_LOCK_ORDER)[number];
+
 /**
- * Locks the balancing counts of these jobs (PostgreSQL) before a transaction deletes or changes their sessions and
- * then recounts them: the lock order of an arrival, whose sweep locks sessions after this lock (a withdrawal that
- * locked a session first could deadlock with it).
+ * Locks these jobs' rows of the given counter tables FOR UPDATE in the lock order (PostgreSQL; nothing on SQLite,
+ * whose writer holds the whole database). Jobs one by one in JavaScript's order and playlists by id, so two
+ * transactions always meet the rows in the same order. A transaction calls it again for later steps only.
  */
-export async function lockJobLoads(storage: Storage, trx: Db, jobIds: readonly string[]): Promise<void> {
-  for (const jobId of [...jobIds].sort()) await readLoads(storage, trx, jobId, true);
+export async function lockCounters(storage: Storage, trx: Db, jobIds: readonly string[], tables: readonly CounterTable[]): Promise<void> {
+  if (storage.dialect !== 'postgres') return;
+  const jobs = [...new Set(jobIds)].sort();
+  for (const table of COUNTER_LOCK_ORDER) {
+    if (!tables.includes(table)) continue;
+    for (const jobId of jobs) {
+      if (table === 'playlist_loads') await trx.selectFrom('playlist_loads').select('playlist_id').where('job_id', '=', jobId).orderBy('playlist_id').forUpdate().execute();
+      else await trx.selectFrom(table).select('job_id').where('job_id', '=', jobId).forUpdate().execute();
+    }
+  }
 }
 
 /** Recounts the job's loads when they exist (after a withdrawal or a re-judgement changed sessions or verdicts). */

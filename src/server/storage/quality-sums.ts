@@ -1,7 +1,7 @@
 import type { Verdict } from '../../quality/rules.js';
-import { adjustIncluded } from './playlist-loads.js';
-import { completedSessions, testRatingCounts, type RatingTotals } from './quality.js';
-import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
+import { adjustIncluded, lockCounters } from './playlist-loads.js';
+import { completedSessions, testRatingCounts, verdictRow, type RatingTotals } from './quality.js';
+import type { Db, SessionRow, Storage } from './types.js';
 
 /**
  * The running sums behind the on-line verdict's MOS (README "Quality control"): per job and analysis stimulus, the
@@ -12,7 +12,8 @@ import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
  *
  * Locking (PostgreSQL): a change of the sums first updates the job's `accepted_sessions` row, so changes of one
  * job apply one after the other (a few statements each) and a rebuild, which locks that row first, never
- * interleaves with them.
+ * interleaves with them. That row is the last step of the lock order (playlist-loads.ts): a verdict changes its
+ * playlist's count before it.
  */
 
 /** Per analysis stimulus: the sum of the scores and how many there are. */
@@ -72,15 +73,6 @@ async function moveSession(trx: Db, jobId: string, own: ScoreSums, sign: 1 | -1)
     .execute();
 }
 
-const verdictRow = (session: Pick<SessionRow, 'id' | 'job_id'>, verdict: Verdict) => ({
-  session_id: session.id,
-  job_id: session.job_id,
-  accepted: verdict.approved ? 1 : 0,
-  included: verdict.included ? 1 : 0,
-  outcomes: JSON.stringify(verdict.outcomes),
-  evaluated_at: nowIso(),
-});
-
 type JudgedSession = Pick<SessionRow, 'id' | 'job_id' | 'playlist_id' | 'preview'>;
 
 /**
@@ -116,8 +108,9 @@ export async function reviseVerdict(storage: Storage, session: JudgedSession, re
     const { session_id: _, job_id: __, ...changes } = verdictRow(session, next);
     await trx.updateTable('session_verdicts').set(changes).where('session_id', '=', session.id).execute();
     if (session.preview !== 1 && next.included !== old.included) {
-      await moveSession(trx, session.job_id, own, next.included ? 1 : -1);
+      // The lock order: the playlist's count, then the job's sums (a withdrawal takes them so).
       await adjustIncluded(storage, trx, session, next.included ? 1 : -1);
+      await moveSession(trx, session.job_id, own, next.included ? 1 : -1);
     }
     return next;
   });
@@ -134,7 +127,7 @@ export type IncludedRatingCount = RatingTotals['counts'][number];
 export async function rebuildAcceptedSums(storage: Storage, jobId: string, scoresOf: (rows: IncludedRatingCount[]) => ScoreSums): Promise<void> {
   await storage.write(async (trx) => {
     await trx.insertInto('accepted_sessions').values({ job_id: jobId, sessions: 0 }).onConflict((oc) => oc.column('job_id').doNothing()).execute();
-    if (storage.dialect === 'postgres') await trx.selectFrom('accepted_sessions').select('job_id').where('job_id', '=', jobId).forUpdate().execute();
+    await lockCounters(storage, trx, [jobId], ['accepted_sessions']);
     const included = completedSessions(trx, jobId).innerJoin('session_verdicts as v', 'v.session_id', 's.id').select('s.id').where('v.included', '=', 1);
     const sessions = await trx.selectFrom(included.as('i')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const sums = scoresOf(await testRatingCounts(trx, included));

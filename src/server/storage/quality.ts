@@ -1,7 +1,8 @@
 import { statesOfClasses } from '../body/log-summary.mjs';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { RuleOutcome, Verdict } from '../../quality/rules.js';
-import { nowIso, type Db, type Storage } from './types.js';
+import { lockCounters } from './playlist-loads.js';
+import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
 /**
  * What quality control reads and writes (server/quality/): a session's answers and logs as the rules need them, the
@@ -18,25 +19,52 @@ export interface StoredVerdict {
   evaluatedAt: string;
 }
 
-/** Stores (or replaces) the verdict of a session. */
-export async function saveVerdict(storage: Storage, jobId: string, sessionId: number, verdict: Verdict): Promise<void> {
-  const row = {
-    session_id: sessionId,
-    job_id: jobId,
-    accepted: verdict.approved ? 1 : 0,
-    included: verdict.included ? 1 : 0,
-    outcomes: JSON.stringify(verdict.outcomes),
-    evaluated_at: nowIso(),
-  };
-  await storage.write(
-    (trx) =>
-      trx
+/** The `session_verdicts` row of a verdict. */
+export const verdictRow = (session: Pick<SessionRow, 'id' | 'job_id'>, verdict: Verdict) => ({
+  session_id: session.id,
+  job_id: session.job_id,
+  accepted: verdict.approved ? 1 : 0,
+  included: verdict.included ? 1 : 0,
+  outcomes: JSON.stringify(verdict.outcomes),
+  evaluated_at: nowIso(),
+});
+
+/**
+ * Stores (or replaces) the verdicts of a job's sessions in one transaction and returns the ids stored: a session
+ * withdrawn since it was judged is skipped (its verdict would name a deleted session). The lock order
+ * (playlist-loads.ts): the job's loads first, so a withdrawal under way commits before the sessions are read and
+ * one that comes later waits for this commit (then deletes the verdict with its session); the sessions' rows are
+ * kept (FOR KEY SHARE) until the commit in any case.
+ */
+export async function saveVerdicts(storage: Storage, jobId: string, verdicts: ReadonlyArray<{ sessionId: number; verdict: Verdict }>): Promise<number[]> {
+  if (verdicts.length === 0) return [];
+  return storage.write(async (trx) => {
+    await lockCounters(storage, trx, [jobId], ['job_loads']);
+    const stored: number[] = [];
+    const sorted = [...verdicts].sort((a, b) => a.sessionId - b.sessionId);
+    for (let i = 0; i < sorted.length; i += 500) {
+      const chunk = sorted.slice(i, i + 500);
+      let present = trx.selectFrom('sessions').select('id').where('id', 'in', chunk.map((v) => v.sessionId)).orderBy('id');
+      if (storage.dialect === 'postgres') present = present.forKeyShare();
+      const live = new Set((await present.execute()).map((r) => r.id));
+      const rows = chunk.filter((v) => live.has(v.sessionId)).map((v) => verdictRow({ id: v.sessionId, job_id: jobId }, v.verdict));
+      if (rows.length === 0) continue;
+      await trx
         .insertInto('session_verdicts')
-        .values(row)
-        .onConflict((oc) => oc.column('session_id').doUpdateSet({ accepted: row.accepted, included: row.included, outcomes: row.outcomes, evaluated_at: row.evaluated_at }))
-        .execute(),
-    { singleStatement: true },
-  );
+        .values(rows)
+        .onConflict((oc) =>
+          oc.column('session_id').doUpdateSet((eb) => ({
+            accepted: eb.ref('excluded.accepted'),
+            included: eb.ref('excluded.included'),
+            outcomes: eb.ref('excluded.outcomes'),
+            evaluated_at: eb.ref('excluded.evaluated_at'),
+          })),
+        )
+        .execute();
+      stored.push(...rows.map((r) => r.session_id));
+    }
+    return stored;
+  });
 }
 
 /** The stored verdict of a session; null when it has none. */

@@ -62,9 +62,10 @@ export async function saveStudy(storage: Storage, study: StudyFile, media: Study
       });
       await trx.insertInto('job_media').values(rows).execute();
     }
-    if (status === 'created') await startAcceptedSums(trx, study.id);
-    // Playlists may have come or gone: count the job's balancing loads anew.
+    // Playlists may have come or gone: count the job's balancing loads anew. Then the sums, in the lock order of
+    // playlist-loads.ts (job_loads, playlist_loads, accepted_sessions).
     if (status !== 'unchanged') await rebuildLoads(storage, trx, study.id);
+    if (status === 'created') await startAcceptedSums(trx, study.id);
     if (status === 'created' && options.ownerId !== undefined) await trx.insertInto('job_roles').values({ job_id: study.id, user_id: options.ownerId, role: 'owner' }).execute();
     return status;
   });

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../errors.js';
+import { storageUnavailable, type HttpError } from '../errors.js';
 
 /**
  * The file operations WalSync performs, each on the WAL's own sync thread (never blocking the event loop).
@@ -87,9 +87,6 @@ export const realWalFileOps: WalFileOps = {
   close: (fd) => syncThread.call<void>('close', fd),
 };
 
-/** The answer to a write that was committed but could not be made durable: not acknowledged, the client retries. */
-export const notDurable = (message: string) => new HttpError(503, 'STORAGE_UNAVAILABLE', message);
-
 /**
  * Makes SQLite commits durable without an fsync on the event loop (SQLITE_SYNCHRONOUS=DURABLE, README).
  *
@@ -145,7 +142,7 @@ export class WalSync {
     const commit = ++this.committed;
     while (this.durable < commit) {
       if (this.broken) throw this.broken;
-      if (this.closed && !this.inFlight) throw notDurable('the database is closed');
+      if (this.closed && !this.inFlight) throw storageUnavailable('the database is closed');
       // A sync already running may have started before this commit: wait for it, then start the next one.
       this.inFlight ??= this.syncAll().finally(() => (this.inFlight = null));
       await this.inFlight;
@@ -167,7 +164,7 @@ export class WalSync {
     try {
       await this.ops.datasync(fd);
     } catch (error) {
-      this.broken = notDurable('the database could not be written to disk; no write is accepted until the server is restarted');
+      this.broken = storageUnavailable('the database could not be written to disk; no write is accepted until the server is restarted');
       console.error(`!!! GLIMPSE STORAGE: fdatasync of ${this.walPath} failed (${(error as Error).message}). Writes committed since the last successful sync may be lost; every write is refused from now on. Check the disk, then restart the server.`);
       throw this.broken;
     }
@@ -184,7 +181,7 @@ export class WalSync {
     } catch (error) {
       if (fd !== null) await this.ops.close(fd).catch(() => undefined);
       console.error(`!!! GLIMPSE STORAGE: cannot open or sync ${this.walPath} (${(error as Error).message}); writes are refused until it can.`);
-      throw notDurable('the database could not be written to disk; retry later');
+      throw storageUnavailable('the database could not be written to disk; retry later');
     }
     this.fd = fd;
     return fd;

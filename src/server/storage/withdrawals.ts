@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { lockJobLoads, recountLoads } from './playlist-loads.js';
+import { lockCounters, recountLoads } from './playlist-loads.js';
 import { markSumsStale } from './quality-sums.js';
 import { participantKey } from './sessions.js';
 import { withdrawalDigest } from './tombstones.js';
@@ -173,7 +173,8 @@ export async function withdraw(
     const ids = sessions.map((s) => s.sessionId);
     if (ids.length > 0) {
       const jobs = [...new Set(sessions.map((s) => s.jobId))];
-      await lockJobLoads(storage, trx, jobs);
+      // The lock order (playlist-loads.ts): the jobs' loads, then the sessions (deleted below), then the counts.
+      await lockCounters(storage, trx, jobs, ['job_loads']);
       deleted.ratings = deletedCount(await trx.deleteFrom('ratings').where('session_id', 'in', ids).executeTakeFirst());
       deleted.screenings = deletedCount(await trx.deleteFrom('screenings').where('session_id', 'in', ids).executeTakeFirst());
       deleted.sessionLogs = deletedCount(await trx.deleteFrom('session_logs').where('session_id', 'in', ids).executeTakeFirst());
@@ -195,6 +196,7 @@ export async function withdraw(
       if (tombstones.length > 0) await trx.insertInto('withdrawals').values(tombstones).execute();
       deleted.tombstones = tombstones.length;
       deleted.sessions = deletedCount(await trx.deleteFrom('sessions').where('id', 'in', ids).executeTakeFirst());
+      await lockCounters(storage, trx, jobs, ['playlist_loads', 'accepted_sessions']);
       for (const jobId of jobs) await recountLoads(storage, trx, jobId);
       await markSumsStale(trx, jobs);
       // A browser check is only the participant's device; delete it unless another session still points at it.

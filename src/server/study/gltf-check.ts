@@ -11,7 +11,8 @@ import { formatCount, MODEL_LIMITS, ModelProblem } from './model-limits.js';
  * and compresses the assets, so what it writes it reads, meshopt and quantization included), and what a reader
  * takes on trust is checked here: every buffer view and accessor lies inside its data, indices name existing
  * vertices, textures are PNG, JPEG or WebP images of a usable size, and a `.gltf`'s side files are plain files
- * beside it in the media folder.
+ * beside it in the media folder. What the file decodes to (compressed views, accessor copies) is bounded from its
+ * JSON before the reader allocates any of it (MODEL_LIMITS.maxDecodedBytes).
  */
 
 /** What the import needs from a checked glTF: its side files (media-folder paths) and the bytes a browser loads. */
@@ -46,6 +47,8 @@ export async function checkGltf(mediaRoot: string, source: string): Promise<Chec
   }
   const json = jsonDoc.json;
   if (!json || typeof json !== 'object' || json.asset?.version !== '2.0') throw new ModelProblem(`model ${source} is not glTF 2.0 (asset.version must be "2.0")`);
+  // Neither the importer nor the stage has a Draco decoder: said plainly, rather than as the reader's failure.
+  if (json.extensionsUsed?.includes('KHR_draco_mesh_compression')) throw new ModelProblem(`model ${source} uses Draco compression (KHR_draco_mesh_compression), which the stage does not decode; compress it with meshopt (EXT_meshopt_compression)`);
 
   const sideFiles = await readSideFiles(mediaRoot, source, binary, jsonDoc);
   let loadBytes = size;
@@ -117,12 +120,14 @@ function checkBounds(json: GLTF.IGLTF, held: Array<number | null>): string | nul
   const views = json.bufferViews ?? [];
   for (const [i, view] of views.entries()) {
     if (!inBuffer(view.buffer, view.byteOffset ?? 0, view.byteLength)) return `bufferViews[${i}] lies outside buffers[${view.buffer}]`;
-    const meshopt = view.extensions?.EXT_meshopt_compression as { buffer: number; byteOffset?: number; byteLength: number } | undefined;
+    const meshopt = meshoptOf(view);
     if (meshopt && !inBuffer(meshopt.buffer, meshopt.byteOffset ?? 0, meshopt.byteLength)) return `bufferViews[${i}]'s compressed data lies outside buffers[${meshopt.buffer}]`;
+    if (meshopt && !(isCount(meshopt.count) && isCount(meshopt.byteStride))) return `bufferViews[${i}]'s EXT_meshopt_compression count and byteStride must be whole numbers`;
   }
   for (const [i, accessor] of (json.accessors ?? []).entries()) {
-    const size = (COMPONENTS[accessor.type] ?? 0) * (COMPONENT_BYTES[accessor.componentType] ?? 0);
+    const size = elementBytes(accessor);
     if (size === 0) return `accessors[${i}] has an unknown type or component type`;
+    if (!isCount(accessor.count)) return `accessors[${i}].count must be a whole number`;
     if (accessor.bufferView === undefined || accessor.count === 0) continue;
     const view = views[accessor.bufferView];
     if (!view) return `accessors[${i}] names bufferViews[${accessor.bufferView}], which does not exist`;
@@ -135,15 +140,31 @@ function checkBounds(json: GLTF.IGLTF, held: Array<number | null>): string | nul
   return null;
 }
 
+/** A view's meshopt compression (its decoded size is `count × byteStride`), or undefined. */
+function meshoptOf(view: GLTF.IBufferView) {
+  return view.extensions?.EXT_meshopt_compression as { buffer: number; byteOffset?: number; byteLength: number; count: number; byteStride: number } | undefined;
+}
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+const elementBytes = (accessor: GLTF.IAccessor) => (COMPONENTS[accessor.type] ?? 0) * (COMPONENT_BYTES[accessor.componentType] ?? 0);
+
 /**
  * Over a limit, or nothing to draw (the message follows "model {source}"), or null. Counted from the JSON, before
- * the file is decoded: a few bytes per node or a huge instanced count must not cost the server its memory.
+ * the file is decoded: a few bytes per node, a huge instanced count or a small stream declared to decode to
+ * gigabytes must not cost the server its memory (nor the participant's browser, which decodes the same).
  */
 function sizeProblem(json: GLTF.IGLTF): string | null {
   for (const kind of ['nodes', 'meshes', 'accessors', 'bufferViews', 'buffers', 'materials', 'textures', 'images', 'samplers', 'skins', 'animations', 'cameras'] as const) {
     const count = (json[kind] as unknown[] | undefined)?.length ?? 0;
     if (count > MODEL_LIMITS.maxObjects) return `has ${formatCount(count)} ${kind}, over the limit of ${formatCount(MODEL_LIMITS.maxObjects)} of a kind`;
   }
+  // The reader allocates each compressed view whole and copies each accessor: both are bounded before it runs.
+  let decoded = 0;
+  for (const meshopt of (json.bufferViews ?? []).map(meshoptOf)) decoded += meshopt ? meshopt.count * meshopt.byteStride : 0;
+  const limit = `over the limit of ${formatCount(MODEL_LIMITS.maxDecodedBytes)}`;
+  if (decoded > MODEL_LIMITS.maxDecodedBytes) return `has compressed buffer views (EXT_meshopt_compression) that decode to ${formatCount(decoded)} bytes, ${limit}`;
+  const copied = (json.accessors ?? []).reduce((n, accessor) => n + accessor.count * elementBytes(accessor), 0);
+  if (copied > MODEL_LIMITS.maxDecodedBytes) return `has accessors that read ${formatCount(copied)} bytes, ${limit}`;
   const nodes = json.nodes ?? [];
   const accessors = json.accessors ?? [];
   let triangles = 0;

@@ -15,6 +15,16 @@ export const MODEL_LIMITS = {
    * JSON per object cost about a kilobyte each to read.
    */
   maxObjects: 100_000,
+  /**
+   * Bytes a glTF decodes to in the reader (checked from the JSON, before anything is allocated): every compressed
+   * buffer view is allocated and decoded whole, `count × byteStride` (EXT_meshopt_compression), whatever the
+   * accessors use of it, and every accessor's array is a copy, so accessors sharing one view multiply it. Each sum is
+   * held to this bound: a 4 MB meshopt file whose 8 views shared one stream decoded to 2.5 GB in the importer, and
+   * would in every participant's browser. The same as maxBytes: a compressed object may decode to what an
+   * uncompressed one may hold, and an uncompressed file's accessors copy its buffers once (2 M triangles of
+   * position, normal and UV are about 60 MB).
+   */
+  maxDecodedBytes: 256 * 1024 * 1024,
   /** Width and height of a texture, in pixels (WebGL 2 guarantees 2048; every current GPU takes 4096). */
   maxTextureSide: 4096,
 } as const;

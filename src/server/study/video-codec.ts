@@ -1,4 +1,7 @@
-import { ALL_FORMATS, FilePathSource, Input, type InputVideoTrack } from 'mediabunny';
+import { stat } from 'node:fs/promises';
+import { formatCount } from './model-limits.js';
+import { readVideo, type VideoTrackFacts } from './video-packets.js';
+import { containerProblem, framesSaid, VIDEO_LIMITS, type VideoLimits } from './video-tables.js';
 
 /**
  * The video codecs the participant's stage plays: decoded with WebCodecs on the stage's clock, and by the <video>
@@ -25,16 +28,15 @@ export function codecBitDepth(codecString: string | null): number | null {
  * BT.601 or BT.709 SDR pictures; an HDR transfer (PQ, HLG) would need tone mapping, BT.2020 other primaries, and
  * more than 8 bits per sample is decoded by some browsers only, and rounded by each its own way.
  */
-async function pictureProblem(track: InputVideoTrack, source: string): Promise<string | null> {
-  // mediabunny names more values than the DOM's VideoColorSpaceInit types know ('pq', 'hlg', 'bt2020').
-  const space = (await track.getColorSpace().catch(() => null)) as { primaries?: string | null; transfer?: string | null; matrix?: string | null } | null;
+function pictureProblem(track: VideoTrackFacts, source: string): string | null {
+  const space = track.colorSpace;
   if (space?.transfer === 'pq' || space?.transfer === 'hlg') {
     return `video ${source} is HDR (${space.transfer === 'pq' ? 'PQ, SMPTE 2084' : 'HLG'}): the stage shows SDR pictures as they are and does no tone mapping; grade it to SDR BT.709 first`;
   }
   if (space?.primaries === 'bt2020' || space?.matrix === 'bt2020-ncl') {
     return `video ${source} uses BT.2020 colour: the stage converts BT.601 and BT.709 exactly; convert it to BT.709 first`;
   }
-  const depth = codecBitDepth(await track.getCodecParameterString().catch(() => null));
+  const depth = codecBitDepth(track.codecString);
   if (depth !== null && depth > 8) {
     return `video ${source} has ${depth} bits per sample: some browsers do not decode it (H.264 High 10 in Safari and hardware decoders), and the stage shows 8; encode it with 8 bits (yuv420p)`;
   }
@@ -42,22 +44,35 @@ async function pictureProblem(track: InputVideoTrack, source: string): Promise<s
 }
 
 /**
- * Why the participant's player cannot play this video file exactly, or null when it can: its container is read on
- * the server (mediabunny, the demuxer the stage uses), its video track's codec must be one of PLAYER_CODECS, and
- * its picture 8-bit SDR in BT.601 or BT.709 (pictureProblem).
+ * Why the participant's player cannot play this video file exactly, or null when it can. The stage reads a clip
+ * whole before its first trial, so the importer reads it as the stage will: first its container's boxes, bounded
+ * (video-tables.ts: a sample table past the end of the file, or listing more samples than the file or the frame
+ * limit allow, never reaches the demuxer), then with mediabunny, the stage's demuxer, in a worker under a time and
+ * memory bound (video-packets.ts), listing every packet. Its video track's codec must be one of PLAYER_CODECS, its
+ * picture 8-bit SDR in BT.601 or BT.709 (pictureProblem), and its packets within the limits and the file.
  */
-export async function videoCodecProblem(path: string, source: string): Promise<string | null> {
-  const input = new Input({ formats: ALL_FORMATS, source: new FilePathSource(path) });
-  try {
-    const track = await input.getPrimaryVideoTrack();
-    if (!track) return `video ${source} has no video track`;
-    const codec = track.codec;
-    if (codec && PLAYER_CODECS[codec]) return pictureProblem(track, source);
-    const named = codec ?? (await track.getCodecParameterString().catch(() => null)) ?? 'an unknown codec';
-    return `video ${source} uses ${named}, which the player does not support (${Object.values(PLAYER_CODECS).join(', ')})`;
-  } catch {
+export async function videoCodecProblem(path: string, source: string, limits: VideoLimits = VIDEO_LIMITS): Promise<string | null> {
+  const { size } = await stat(path);
+  const cut = await containerProblem(path, source, size, limits);
+  if (cut) return cut;
+  const reading = await readVideo(path, limits);
+  const whole = 'the stage reads every frame of it before the first trial';
+  if ('failed' in reading) {
+    if (reading.failed === 'timeout') return `video ${source} took ${reading.message} to read, over the limit (${whole})`;
+    if (reading.failed === 'memory') return `video ${source} took ${reading.message} of memory to read, over the limit (${whole})`;
+    if (reading.failed === 'packets') return `video ${source} is not a readable video file: its frames cannot be listed (${reading.message})`;
     return `video ${source} is not a readable video file (MP4, WebM, Matroska, QuickTime or Ogg)`;
-  } finally {
-    input.dispose();
   }
+  const track = reading.track;
+  if (!track) return `video ${source} has no video track`;
+  const codec = track.codec;
+  if (!codec || !PLAYER_CODECS[codec]) {
+    return `video ${source} uses ${codec ?? track.codecString ?? 'an unknown codec'}, which the player does not support (${Object.values(PLAYER_CODECS).join(', ')})`;
+  }
+  const picture = pictureProblem(track, source);
+  if (picture) return picture;
+  if (track.packets === 0) return `video ${source} has no frames`;
+  if (track.packets > limits.maxFrames) return `video ${source} has more than ${framesSaid(limits)}, over the limit`;
+  if (track.bytes > size) return `video ${source}'s frames take ${formatCount(track.bytes)} bytes, more than the file's ${formatCount(size)}`;
+  return null;
 }
