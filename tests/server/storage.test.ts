@@ -103,7 +103,7 @@ describe('SQLite: a full disk inside a group commit', () => {
     const raw = new BetterSqlite3(database.url);
     raw.pragma('journal_mode = WAL');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
-    const commits = new GroupCommit(db, null, () => raw.inTransaction);
+    const commits = new GroupCommit(db, null, { inTransaction: () => raw.inTransaction });
     try {
       await fullInTheMiddle(db, (work, singleStatement) => commits.submit(work, singleStatement));
     } finally {

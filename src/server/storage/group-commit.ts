@@ -42,15 +42,34 @@ export interface CommitDurability {
  * the batch reports them all failed. So after a failed statement the batch checks that it is still in its
  * transaction, and if not, every write of it fails before any further statement runs.
  */
+/**
+ * Another process holding SQLite's write lock (the CLI importing, screening or withdrawing) is waited for here, off
+ * the event loop: the batch's BEGIN does not wait (beginImmediateNow: it fails at once when the lock is taken), and the
+ * batch tries again after a pause that doubles up to BUSY_PAUSE_MAX_MS, while new writes join it. With SQLite's own
+ * busy timeout of 5 s the event loop itself waited, and every participant's request with it (issue 34). Past
+ * BUSY_GIVE_UP_MS the batch fails (503 STORAGE_UNAVAILABLE: the pages send again).
+ */
+export const BUSY_PAUSE_MAX_MS = 20;
+export const BUSY_GIVE_UP_MS = 30_000;
+
+/** SQLite's answer when another connection holds the lock this one needs. */
+const isBusy = (error: unknown) => /^SQLITE_BUSY/.test(String((error as { code?: unknown })?.code ?? ''));
+
 export class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled = false;
+  /** When the current batch first met another process's write lock, and the pause before its next try. */
+  private busy: { since: number; pauseMs: number } | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly durability: CommitDurability | null = null,
-    /** The connection's own answer (better-sqlite3 `inTransaction`); without it, SQLite is asked by a statement. */
-    private readonly inTransaction: (() => boolean) | null = null,
+    private readonly connection: {
+      /** The connection's own answer (better-sqlite3 `inTransaction`); without it, SQLite is asked by a statement. */
+      inTransaction?: () => boolean;
+      /** BEGIN IMMEDIATE without SQLite's busy wait (it fails at once when another process writes); else a plain one. */
+      beginImmediateNow?: () => void;
+    } = {},
   ) {}
 
   submit<T>(work: (trx: Db) => Promise<T>, singleStatement = false): Promise<T> {
@@ -80,9 +99,10 @@ export class GroupCommit {
     try {
       // db.connection() holds SQLite's single connection (Kysely's mutex) for the whole batch.
       await this.db.connection().execute(async (conn) => {
-        // IMMEDIATE takes the write lock up front, so a write never fails half-way on a lock upgrade
-        // when another process (the CLI) writes too; busy_timeout makes it wait instead.
-        await conn.executeQuery(BEGIN_IMMEDIATE);
+        // IMMEDIATE takes the write lock up front, so a write never fails half-way on a lock upgrade when another
+        // process (the CLI) writes too; if that process holds it, the batch waits its turn (BUSY_PAUSE_MAX_MS).
+        if (this.connection.beginImmediateNow) this.connection.beginImmediateNow();
+        else await conn.executeQuery(BEGIN_IMMEDIATE);
         try {
           for (const item of batch) {
             if (item.singleStatement) {
@@ -110,9 +130,12 @@ export class GroupCommit {
         }
       });
     } catch (error) {
+      if (outcomes.length === 0 && isBusy(error) && this.waitForLock(batch)) return;
+      this.busy = null;
       for (const item of batch) item.reject(error);
       return;
     }
+    this.busy = null;
     // The connection is released: the next batch commits while this one waits for the disk.
     const notDurable = this.durability ? await this.durability.afterCommit().then(() => null, (error: unknown) => ({ error })) : null;
     batch.forEach((item, i) => {
@@ -124,9 +147,23 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * The batch found the write lock taken before it began (nothing of it ran): it goes back to the head of the
+   * queue, and the queue is flushed again after a pause. False once it has waited BUSY_GIVE_UP_MS.
+   */
+  private waitForLock(batch: PendingWrite[]): boolean {
+    const now = performance.now();
+    this.busy = this.busy ? { since: this.busy.since, pauseMs: Math.min(this.busy.pauseMs * 2, BUSY_PAUSE_MAX_MS) } : { since: now, pauseMs: 1 };
+    if (now - this.busy.since > BUSY_GIVE_UP_MS) return false;
+    this.queue = batch.concat(this.queue);
+    this.scheduled = true;
+    setTimeout(() => void this.flush(), this.busy.pauseMs);
+    return true;
+  }
+
   /** Whether the batch's transaction is still open after a failed statement (SQLite may have rolled it back). */
   private async stillInTransaction(conn: Db): Promise<boolean> {
-    if (this.inTransaction) return this.inTransaction();
+    if (this.connection.inTransaction) return this.connection.inTransaction();
     // BEGIN fails inside a transaction; outside, it opens one, closed at once (nothing was written in it).
     try {
       await conn.executeQuery(BEGIN);

@@ -33,6 +33,9 @@ export interface OpenStorageOptions {
 export const SQLITE_SYNCHRONOUS_MODES = ['DURABLE', 'FULL', 'NORMAL'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
 
+/** How long SQLite itself waits for another process's write lock, outside the group commit (migrations). */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 export function dialectOf(databaseUrl: string): DialectName {
   return /^postgres(ql)?:\/\//i.test(databaseUrl) ? 'postgres' : 'sqlite';
 }
@@ -59,12 +62,23 @@ function openSqlite(url: string, synchronous: SqliteSynchronous, walFileOps: Par
   raw.pragma('journal_mode = WAL');
   raw.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   raw.pragma('foreign_keys = ON');
-  // Another process (the CLI importing while the server runs) may hold the write lock briefly.
-  raw.pragma('busy_timeout = 5000');
+  // Another process (the CLI importing while the server runs) may hold the write lock. Migrations wait for it; the
+  // group commit's BEGIN does not (it waits off the event loop: group-commit.ts). Readers never wait in WAL mode.
+  raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   // An in-memory database has no file to sync.
   const walSync = synchronous === 'DURABLE' && file !== ':memory:' ? new WalSync(resolve(file), { ...realWalFileOps, ...walFileOps }) : null;
-  const commits = new GroupCommit(db, walSync, () => raw.inTransaction);
+  const commits = new GroupCommit(db, walSync, {
+    inTransaction: () => raw.inTransaction,
+    beginImmediateNow() {
+      raw.pragma('busy_timeout = 0');
+      try {
+        raw.exec('begin immediate');
+      } finally {
+        raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+      }
+    },
+  });
   // Checkpoints run on a worker thread rather than inside a commit on the event loop (checkpointer.ts).
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:') {

@@ -51,23 +51,100 @@ export interface JobMediaFile extends StudyMediaFile {
   attributes: MediaAttributes;
 }
 
+/**
+ * A study of more stimuli than this is created in chunks of CHUNK_STIMULI, each its own short transaction, rather
+ * than in one: 1,000,000 stimuli held SQLite's write lock for 5.6 s, and every participant's answer waited behind it
+ * (issue 34). A chunk holds the lock about 6 ms.
+ */
+export const ATOMIC_STIMULI = 20_000;
+const CHUNK_STIMULI = 1_000;
+
 export async function saveStudy(storage: Storage, study: StudyFile, media: StudyMediaFile[], options: SaveStudyOptions): Promise<StudySaveStatus> {
+  // An unchanged re-import is found with reads alone: it takes no write lock (it held it 1.8 s for a large study).
+  if (await studyUnchanged(storage.db, study, media, options)) return 'unchanged';
+  const existing = await storage.db.selectFrom('jobs').select(['status', 'source']).where('id', '=', study.id).executeTakeFirst();
+  if (stimulusCount(study) > ATOMIC_STIMULI && (!existing || (await unfinishedCreation(storage.db, study.id, existing)))) {
+    return createInChunks(storage, study, media, options, existing !== undefined);
+  }
   return storage.write(async (trx) => {
     const status = await saveJob(trx, study, options);
-    await trx.deleteFrom('job_media').where('job_id', '=', study.id).execute();
-    for (let i = 0; i < media.length; i += 500) {
-      const rows = media.slice(i, i + 500).map((m) => {
-        const attributes = study.mediaAttributes?.[m.path];
-        return { job_id: study.id, path: m.path, bytes: m.bytes, attributes: attributes ? canonicalJson(attributes) : null, load_bytes: m.loadBytes ?? null };
-      });
-      await trx.insertInto('job_media').values(rows).execute();
-    }
+    await replaceJobMedia(trx, study, media);
     // Playlists may have come or gone: count the job's balancing loads anew. Then the sums, in the lock order of
     // playlist-loads.ts (job_loads, playlist_loads, accepted_sessions).
     if (status !== 'unchanged') await rebuildLoads(storage, trx, study.id);
     if (status === 'created') await startAcceptedSums(trx, study.id);
     if (status === 'created' && options.ownerId !== undefined) await trx.insertInto('job_roles').values({ job_id: study.id, user_id: options.ownerId, role: 'owner' }).execute();
     return status;
+  });
+}
+
+const stimulusCount = (study: StudyFile) => study.playlists.reduce((n, p) => n + p.stimuli.length + (p.training ?? []).length, 0);
+
+async function replaceJobMedia(trx: Db, study: StudyFile, media: StudyMediaFile[]): Promise<void> {
+  await trx.deleteFrom('job_media').where('job_id', '=', study.id).execute();
+  for (let i = 0; i < media.length; i += 500) await trx.insertInto('job_media').values(media.slice(i, i + 500).map((m) => jobMediaRow(study, m))).execute();
+}
+
+function jobMediaRow(study: StudyFile, m: StudyMediaFile) {
+  const attributes = study.mediaAttributes?.[m.path];
+  return { job_id: study.id, path: m.path, bytes: m.bytes, attributes: attributes ? canonicalJson(attributes) : null, load_bytes: m.loadBytes ?? null };
+}
+
+/** The stored job is this study as it is, media included: importing it again would change nothing. */
+async function studyUnchanged(db: Db, study: StudyFile, media: StudyMediaFile[], options: SaveStudyOptions): Promise<boolean> {
+  const job = await db.selectFrom('jobs').select(['protocol', 'fields', 'quality', 'source']).where('id', '=', study.id).executeTakeFirst();
+  if (!job || job.source !== options.source || job.protocol !== study.job.subjectiveProtocol) return false;
+  if (job.fields !== canonicalJson(study.job) || job.quality !== (study.quality ? canonicalJson(study.quality) : null)) return false;
+  const stored = await db.selectFrom('job_media').select(['path', 'bytes', 'attributes', 'load_bytes']).where('job_id', '=', study.id).execute();
+  const wanted = new Map(media.map((m) => [m.path, jobMediaRow(study, m)]));
+  const sameMedia =
+    stored.length === wanted.size &&
+    stored.every((row) => {
+      const want = wanted.get(row.path);
+      return want !== undefined && Number(row.bytes) === want.bytes && row.attributes === want.attributes && (row.load_bytes === null ? null : Number(row.load_bytes)) === want.load_bytes;
+    });
+  return sameMedia && !(await syncPlaylists(db, study, { dryRun: true }));
+}
+
+/**
+ * A job whose creation in chunks never finished (the importing process was killed): a draft with no source and no
+ * session yet. Importing its study again creates it anew.
+ */
+async function unfinishedCreation(db: Db, jobId: string, job: { status: string; source: string | null }): Promise<boolean> {
+  if (job.status !== 'draft' || job.source !== null) return false;
+  return !(await db.selectFrom('sessions').select('id').where('job_id', '=', jobId).limit(1).executeTakeFirst());
+}
+
+/**
+ * Creates a large job in short transactions: first the job as a draft without a source (no participant can open a
+ * draft, and the console shows it as one), then its playlists and stimuli CHUNK_STIMULI at a time, then, in one
+ * transaction, its media, loads, sums, owner, source and status. Killed half-way, it leaves a draft that the next
+ * import of the same study replaces (unfinishedCreation).
+ */
+async function createInChunks(storage: Storage, study: StudyFile, media: StudyMediaFile[], options: SaveStudyOptions, replaceUnfinished: boolean): Promise<StudySaveStatus> {
+  const now = nowIso();
+  await storage.write(async (trx) => {
+    if (replaceUnfinished) await trx.deleteFrom('jobs').where('id', '=', study.id).execute();
+    const row = { id: study.id, protocol: study.job.subjectiveProtocol, fields: canonicalJson(study.job), quality: study.quality ? canonicalJson(study.quality) : null };
+    await trx.insertInto('jobs').values({ ...row, source: null, status: 'draft', created_at: now, updated_at: now }).execute();
+  });
+  for (const [position, playlist] of study.playlists.entries()) {
+    const { id: playlistId } = await storage.write((trx) => trx.insertInto('playlists').values({ job_id: study.id, position }).returning('id').executeTakeFirstOrThrow(), { singleStatement: true });
+    const rows = desiredStimuli(playlist).map((s) => ({ playlist_id: playlistId, is_training: s.isTraining, position: s.position, spec: s.spec }));
+    for (let i = 0; i < rows.length; i += CHUNK_STIMULI) {
+      const chunk = rows.slice(i, i + CHUNK_STIMULI);
+      await storage.write(async (trx) => {
+        for (let j = 0; j < chunk.length; j += 500) await trx.insertInto('stimuli').values(chunk.slice(j, j + 500)).execute();
+      });
+    }
+  }
+  return storage.write(async (trx) => {
+    await replaceJobMedia(trx, study, media);
+    await rebuildLoads(storage, trx, study.id);
+    await startAcceptedSums(trx, study.id);
+    if (options.ownerId !== undefined) await trx.insertInto('job_roles').values({ job_id: study.id, user_id: options.ownerId, role: 'owner' }).execute();
+    await trx.updateTable('jobs').set({ source: options.source, status: options.createdStatus ?? 'open' }).where('id', '=', study.id).execute();
+    return 'created' as const;
   });
 }
 
