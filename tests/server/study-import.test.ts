@@ -55,6 +55,16 @@ it('reports every problem of a study file with its JSON path', async () => {
   expect(String(error)).toMatch(/sourceB: required by triplet[\s\S]*sourceC: required by triplet/);
 });
 
+it('stops checking stimuli once a file has more than 100 problems, and says so (issue 34: 300,000 invalid stimuli were all checked)', async () => {
+  const playlists = [0, 1, 2].map(() => ({ stimuli: Array.from({ length: 1000 }, () => ({ sourceA: 'red.png' })) }));
+  const error = (await loadStudy(await writeStudy({ id: 'many-errors', job: jobFields('pair_comparison'), playlists })).catch((e: unknown) => e)) as StudyValidationError;
+  expect(error).toBeInstanceOf(StudyValidationError);
+  expect(error.problems).toHaveLength(101);
+  expect(error.problems.at(-1)).toEqual({ path: '$.playlists', message: 'more than 100 problems: the stimuli after these were not checked' });
+  expect(error.problems.at(-2)!.path).toBe('$.playlists[0].stimuli[99].sourceB');
+  expect(error.more).toBeLessThan(5);
+});
+
 it.each([
   ['maximum_likelihood_difference_scaling', { sourceA: 'red.png', sourceB: 'green.png', sourceC: 'blue.png' }, '$.playlists[0].stimuli[0].sourceD'],
   ['triplet', { sourceA: 'red.png', sourceB: 'green.png' }, '$.playlists[0].stimuli[0].sourceC'],

@@ -19,6 +19,8 @@ import { videoCodecProblem } from './video-codec.js';
 
 /** At most this many problems are kept and told; the others are only counted (a junk file has one per stimulus). */
 export const MAX_STUDY_PROBLEMS = 100;
+/** Stimuli checked between two turns of the event loop (about 5 ms of work here). */
+const STIMULI_PER_TURN = 1_000;
 
 /**
  * A study file that does not pass: its first MAX_STUDY_PROBLEMS problems, each with its JSON path
@@ -41,6 +43,8 @@ export class StudyValidationError extends Error {
 class ProblemList {
   readonly kept: ErrorDetail[] = [];
   total = 0;
+  /** The stimuli were no longer checked once the list was full: `total` counts those found until then. */
+  stopped = false;
   push(...found: ErrorDetail[]): void {
     for (const problem of found) if (this.total++ < MAX_STUDY_PROBLEMS) this.kept.push(problem);
   }
@@ -112,11 +116,20 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
   const category = (doc.job as { category_id?: unknown } | undefined)?.category_id;
   if (protocol && Array.isArray(doc.playlists)) {
     const validateStimulus = validatorOf(protocol.stimulus.schema);
-    for (const [p, playlist] of doc.playlists.entries()) {
+    let checked = 0;
+    stimuliLoop: for (const [p, playlist] of doc.playlists.entries()) {
       for (const list of ['stimuli', 'training'] as const) {
         const stimuli = (playlist as Record<string, unknown> | null)?.[list];
         if (!Array.isArray(stimuli)) continue;
         for (const [s, stimulus] of stimuli.entries()) {
+          // A console upload is checked in the server's process: other requests get their turn every
+          // STIMULI_PER_TURN stimuli, and a file already past MAX_STUDY_PROBLEMS is not checked further (300,000
+          // invalid stimuli stalled the server about 1 s; issue 34).
+          if (++checked % STIMULI_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+          if (problems.total > MAX_STUDY_PROBLEMS) {
+            problems.stopped = true;
+            break stimuliLoop;
+          }
           const at = `$.playlists[${p}].${list}[${s}]`;
           if (!validateStimulus(stimulus)) {
             problems.push(...ajvErrorDetails(validateStimulus.errors ?? [], at));
@@ -174,6 +187,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
 
   if (protocol) problems.push(...qualityProblems((data as { quality?: { rules?: Record<string, unknown> } } | null)?.quality?.rules, protocol));
 
+  if (problems.stopped) problems.kept.push({ path: '$.playlists', message: `more than ${MAX_STUDY_PROBLEMS} problems: the stimuli after these were not checked` });
   if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total);
   return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal!, models };
 }
