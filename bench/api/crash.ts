@@ -21,7 +21,7 @@ const databaseUrl = pg ? pg.url : join(dir, 'crash.sqlite');
 let acknowledged = 0;
 let missing = 0;
 for (let round = 0; round < 3; round++) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api/target.ts', round === 0 ? 'glimpse' : 'join', databaseUrl, String(round)], { env: { ...process.env, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api/target.ts', round === 0 ? 'glimpse' : 'join', databaseUrl, String(round)], { env: { ...process.env, RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' }, stdio: ['pipe', 'pipe', 'inherit'] });
   const line: string = await new Promise((r) => createInterface({ input: child.stdout! }).once('line', r));
   const prepared = JSON.parse(line) as { url: string; sessions: Array<{ id: number; token: string }>; stimuli: number[] };
   const acks: Array<{ id: number; session: number; stimulus: number; value: number }> = [];

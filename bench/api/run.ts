@@ -37,7 +37,7 @@ class Target {
   }
   static async start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ target: Target; prepared: Prepared }> {
     // No per-address limit on session creation: every prepared session comes from this one address.
-    const child = spawn('npx', ['tsx', 'bench/api/target.ts', ...args], { env: { ...process.env, RATE_LIMIT_SESSIONS_PER_MINUTE: '0', ...env }, stdio: 'pipe' });
+    const child = spawn('npx', ['tsx', 'bench/api/target.ts', ...args], { env: { ...process.env, RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0', ...env }, stdio: 'pipe' });
     const target = new Target(child);
     const ready = await target.nextLine();
     return { target, prepared: JSON.parse(ready) as Prepared };

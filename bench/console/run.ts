@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const database = await benchDatabase(postgres ? 'postgres' : 'sqlite', dir, postgres ? 'console' : 'bench');
   const databaseUrl = database.url;
   const mediaDir = await prepare(databaseUrl, dir);
-  const server = await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
+  const server = await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' });
   const base = server.url;
   const call = async (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, init);
   const newSession = async () => (await (await call(`/api/getrandomtasks/bench?platform=prolific&PROLIFIC_PID=p${Math.random().toString(36).slice(2)}`)).json()) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number }> };

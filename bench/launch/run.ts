@@ -279,7 +279,7 @@ async function load(): Promise<void> {
   const nodes: Node[] = [];
   for (let i = 0; i < nodesWanted; i++) {
     const nodeArgs = args['cpu-prof'] && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    nodes.push(await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, WEB_DIR: webDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0' }, nodeArgs));
+    nodes.push(await startNode({ DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, WEB_DIR: webDir, RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' }, nodeArgs));
   }
   // The generator's own connection stays out of the CPU count (no application_name).
   const observer = await openStorage({ databaseUrl: database.url, migrate: false });

@@ -6,14 +6,11 @@
  *
  *   npm run bench:participants            # about 2 minutes; BENCH_FLOOD_S=32 spreads the 600 sign-ins as the probe did
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { buildApp } from '../../src/server/app.js';
 import { passwordPool } from '../../src/server/console/passwords.js';
 import { openStorage } from '../../src/server/storage/open.js';
@@ -21,70 +18,15 @@ import type { Storage } from '../../src/server/storage/types.js';
 import { createUser, removeUser } from '../../src/server/storage/users.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { addUser, PASSWORD } from '../../testkit/console.js';
+import { attackRows, attackTable } from './attacks.js';
+import { count, deadline, PAIR_STUDY, participantWrites, round, sessionLogsOf, startNode, summary } from './node.js';
 import { nginxBinary, startNginx } from '../../testkit/nginx.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { countRows } from '../../testkit/rows.js';
-import { countByStatus, quantile, round1 as round, send, sleep, summary as summarise, type Answer } from '../shared/measure.js';
-
-/** The server tests' pair study (testkit/studies.ts holds the same path, but imports vitest). */
-const PAIR_STUDY = 'tests/server/fixtures/pair-study.json';
-const sessionLogsOf = (sessionToken: string) => ({ sessionToken, logStates: [{ state: 'Result', status: 'ok', time: 5 }], logMouseMovement: [], logMouseClick: [], logScroll: [], logKeyboard: [], logFocus: [], logDomSize: [] });
+import { quantile, send, sleep, type Answer } from '../shared/measure.js';
 
 const FLOOD_S = Number(process.env.BENCH_FLOOD_S ?? 20);
 const IDLE_S = 6;
-
-const summary = (values: number[]) => {
-  const { n, p50, p99, max } = summarise(values);
-  return { n, p50, p99, max };
-};
-const count = countByStatus;
-
-/** A Glimpse node in its own process (testkit/node-server.ts) on an SQLite file holding the pair study and one researcher. */
-async function startNode(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'glimpse-bench-participants-'));
-  const databaseUrl = join(dir, 'bench.sqlite');
-  const mediaDir = join(dir, 'media');
-  await mkdir(mediaDir, { recursive: true });
-  const storage = await openStorage({ databaseUrl });
-  await importStudy(storage, PAIR_STUDY, mediaDir);
-  await addUser(storage, 'lead@lab.example');
-  await storage.close();
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', 'testkit/node-server.ts'], { env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: mediaDir, ...env }, stdio: 'pipe' });
-  child.stderr.pipe(process.stderr);
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`node exited (${code})`)));
-  });
-  return {
-    url: (JSON.parse(line) as { url: string }).url,
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.stdin.end();
-      await exited;
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Participants rating one after another (4 at a time) until `until`: the latency of every acknowledged rating. */
-async function participantWrites(url: string, until: () => boolean): Promise<number[]> {
-  const latencies: number[] = [];
-  const one = async (lane: number) => {
-    for (let n = 0; !until(); n++) {
-      const playlist = await send(`${url}/api/getrandomtasks/fixture-pair?platform=prolific&PROLIFIC_PID=bench${lane}x${n}x${randomBytes(4).toString('hex')}`);
-      if (playlist.status !== 200) throw new Error(`playlist: ${playlist.status} ${playlist.body}`);
-      const p = JSON.parse(playlist.body) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number }> };
-      for (const s of p.stimulis) {
-        if (until()) return;
-        const answer = await send(`${url}/api/ratings/`, { method: 'POST', body: { stimuli_id: s.stimuliId, session_id: p.session_id, session_token: p.sessionToken, value: 1, nbReplay: 0, logs: null } });
-        if (answer.status !== 201) throw new Error(`rating: ${answer.status} ${answer.body}`);
-        latencies.push(answer.ms);
-      }
-    }
-  };
-  await Promise.all([0, 1, 2, 3].map(one));
-  return latencies;
-}
 
 /** /meta.json every 10 ms until `until`. */
 async function metaProbe(url: string, until: () => boolean): Promise<number[]> {
@@ -96,14 +38,19 @@ async function metaProbe(url: string, until: () => boolean): Promise<number[]> {
   return latencies;
 }
 
-const deadline = (seconds: number) => {
-  const end = Date.now() + seconds * 1000;
-  return () => Date.now() >= end;
-};
-
 async function signInFlood() {
-  const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
+  const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' });
   try {
+    // The researcher's browser signed in before (its device cookie): their sign-ins alone, then during the flood.
+    const researcher = async () => {
+      const res = await send(`${node.url}/console/api/sign-in`, { method: 'POST', from: '127.0.2.1', headers: browser ? { cookie: browser } : {}, body: { email: 'lead@lab.example', password: PASSWORD } });
+      if (res.status !== 200) throw new Error(`researcher sign-in: ${res.status} ${res.body}`);
+      return res;
+    };
+    let browser = '';
+    browser = (await researcher()).cookies.find((c) => c.startsWith('glimpse_browser='))!;
+    const researcherAlone: number[] = [];
+    for (let i = 0; i < 5; i++) researcherAlone.push((await researcher()).ms);
     const idle = await participantWrites(node.url, deadline(IDLE_S));
     // 600 sign-ins of unknown e-mails (each checked: nothing tells unknown from known), 30 addresses x 20 (within the
     // per-address limit), spread over FLOOD_S seconds.
@@ -116,18 +63,29 @@ async function signInFlood() {
     })();
     let floodDone = false;
     const during = participantWrites(node.url, () => floodDone);
+    const researcherDuring: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await sleep((FLOOD_S * 1000) / 6);
+      researcherDuring.push((await researcher()).ms);
+    }
     await flood;
     const signIns = await Promise.all(answers);
     floodDone = true;
     const loaded = await during;
-    return { idle: summary(idle), flood: summary(loaded), p99Ratio: round(quantile(loaded, 0.99) / quantile(idle, 0.99)), signIns: count(signIns) };
+    return {
+      idle: summary(idle),
+      flood: summary(loaded),
+      p99Ratio: round(quantile(loaded, 0.99) / quantile(idle, 0.99)),
+      signIns: count(signIns),
+      researcherSignInMs: { alone: summary(researcherAlone), duringFlood: summary(researcherDuring) },
+    };
   } finally {
     await node.stop();
   }
 }
 
 async function junkBodies() {
-  const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0' });
+  const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' });
   try {
     const junk: Record<string, unknown> = { stimuli_id: 1, session_id: 1, session_token: 'x'.repeat(32), value: 1, nbReplay: 0, logs: null };
     for (let i = 0; i < 45_000; i++) junk[`k${i}`] = 0;
@@ -279,6 +237,7 @@ const results = {
   streamAfterSignOut: await step('stream after sign-out', streamAfterSignOut),
   firstAdministratorPostgres: await step('first administrator', firstAdministrator),
   logQuota: { sqlite: await logQuota('sqlite'), postgres: await logQuota('postgres') },
+  ...(await attackRows(step)),
 };
 await mkdir('bench/results', { recursive: true });
 await writeFile('bench/results/participants.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -288,11 +247,13 @@ console.log(`
 | Figure | Result |
 |---|---|
 | 600 sign-ins from 30 addresses over ${FLOOD_S} s: participant rating p99 | ${f.signInFlood.flood.p99} ms vs ${f.signInFlood.idle.p99} ms idle (× ${f.signInFlood.p99Ratio}); p50 ${f.signInFlood.flood.p50} vs ${f.signInFlood.idle.p50} ms; sign-ins answered ${JSON.stringify(f.signInFlood.signIns)} |
+| The researcher's sign-in from a known browser, during that flood | max ${f.signInFlood.researcherSignInMs.duringFlood.max} ms (alone: max ${f.signInFlood.researcherSignInMs.alone.max} ms) |
 | 20 × ${Math.round(f.junkRatingBodies.bodyBytes / 1000)} KB rating bodies (45,000 unknown keys) at once, 3 rounds: /meta.json | p99 ${f.junkRatingBodies.during.p99} ms, max ${f.junkRatingBodies.during.max} ms (idle p99 ${f.junkRatingBodies.idle.p99} ms); answers ${JSON.stringify(f.junkRatingBodies.answers)} |
 | Through nginx, another client's 320 requests: researcher's sign-in, new participant's playlist | ${typeof f.behindNginx === 'string' ? f.behindNginx : `TRUST_PROXY=127.0.0.1: ${f.behindNginx.trustProxy.researcherSignIn}, ${f.behindNginx.trustProxy.newParticipantPlaylist}; without: ${f.behindNginx.noTrustProxy.researcherSignIn}, ${f.behindNginx.noTrustProxy.newParticipantPlaylist}`} |
 | 19 wrong passwords then the right one, at once | ${f.lockRace.passwordChecks} password checks; the right one: ${f.lockRace.rightOne}${f.lockRace.sameAnswerAsAWrongOne ? ', the same answer as a wrong one' : ''} |
 | Live statistics after sign-out | ${f.streamAfterSignOut.statsAfterSignOut} stats events after sign-out; stream ended: ${f.streamAfterSignOut.ended} |
 | First administrator, 4 at once, PostgreSQL | exactly one in ${f.firstAdministratorPostgres.roundsWithExactlyOneAdministrator} of ${f.firstAdministratorPostgres.rounds} rounds |
 | 400 concurrent session-log posts (quota 100) | stored ${f.logQuota.sqlite.stored} (SQLite), ${f.logQuota.postgres.stored} (PostgreSQL) |
+${attackTable(f)}
 `);
 process.exit(0);

@@ -10,7 +10,10 @@ export interface Answer {
   /** The answer's text; for an encoded or binary answer (a compressed script, an image) only its size. */
   body: string;
   ms: number;
+  /** The first cookie the answer set (name=value). */
   cookie?: string;
+  /** Every cookie the answer set (name=value). */
+  cookies: string[];
 }
 
 export interface SendOptions {
@@ -46,13 +49,14 @@ export function send(url: string, opts: SendOptions = {}): Promise<Answer> {
         res.on('end', () => {
           const bytes = Buffer.concat(chunks);
           const body = isReadable(res.headers) ? bytes.toString('utf8') : `(${bytes.length} bytes)`;
-          resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] });
+          const cookies = (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
+          resolve({ status: res.statusCode!, body, ms: performance.now() - started, cookie: cookies[0], cookies });
         });
       });
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (retry && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return resolve(attempt(false));
         console.error(`request failed: ${opts.method ?? 'GET'} ${url}: ${error.message}`);
-        resolve({ status: 0, body: error.message, ms: performance.now() - started });
+        resolve({ status: 0, body: error.message, ms: performance.now() - started, cookies: [] });
       });
       req.end(payload);
     });

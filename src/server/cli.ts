@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { setPriority } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
@@ -148,6 +149,13 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // The CLI runs beside the server on the same machine (README "Command line"): it yields the CPU to the server's
+  // participants (niceness 10; raising it needs no privilege). Its writes wait for the server's, and the reverse.
+  try {
+    setPriority(10);
+  } catch {
+    // not permitted here: same priority as the server
+  }
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {

@@ -87,20 +87,37 @@ export function largeJsonBodies(scope: FastifyInstance, kind: LargeBodyKind, bod
     scope.jsonPool.receive(kind, payload, bodyLimit, Number(request.headers['content-length'])),
   );
   if (!scope.hasRequestDecorator('releaseBodyBudget')) scope.decorateRequest('releaseBodyBudget', null);
-  scope.addHook('onRequest', async (request) => {
-    const token = request.headers[SESSION_TOKEN_HEADER];
+  scope.addHook('onRequest', async (request, reply) => {
     const length = Number(request.headers['content-length']);
-    if (typeof token !== 'string') {
-      if (!(length <= unauthenticatedLimit)) {
-        throw new HttpError(401, 'SESSION_TOKEN_REQUIRED', `a body over ${unauthenticatedLimit} bytes (or of unknown length) needs the ${SESSION_TOKEN_HEADER} header`);
-      }
-    } else if (!/^[A-Za-z0-9_-]{16,128}$/.test(token) || !(await findSessionByToken(scope.storage, token))) {
-      throw forbidden(`${SESSION_TOKEN_HEADER} does not belong to any session`);
+    try {
+      admit(request, length);
+      await checkToken(request);
+    } catch (error) {
+      // A large body refused unread: the connection is closed after the answer, or Node would read the whole body
+      // to keep the connection (12 MiB per stranger).
+      if (!(length <= SMALL_BODY_BYTES)) reply.header('connection', 'close');
+      throw error;
     }
+  });
+  const admit = (request: FastifyRequest, length: number) => {
+    const token = request.headers[SESSION_TOKEN_HEADER];
+    if (typeof token !== 'string' && !(length <= unauthenticatedLimit)) {
+      throw new HttpError(401, 'SESSION_TOKEN_REQUIRED', `a body over ${unauthenticatedLimit} bytes (or of unknown length) needs the ${SESSION_TOKEN_HEADER} header`);
+    }
+    if (typeof token === 'string' && !/^[A-Za-z0-9_-]{16,128}$/.test(token)) throw forbidden(`${SESSION_TOKEN_HEADER} does not belong to any session`);
     if (length <= SMALL_BODY_BYTES || length > bodyLimit) return;
     // A refusal says when to send again (the error handler's Retry-After).
     request.releaseBodyBudget = scope.largeBodies.reserve(Number.isNaN(length) ? bodyLimit : length, typeof token === 'string' ? token : null);
-  });
+  };
+  // The session behind the token, read from the database: after the budget (no await before it, so arrivals at
+  // once cannot all pass the check before any of them reserves).
+  const checkToken = async (request: FastifyRequest) => {
+    const token = request.headers[SESSION_TOKEN_HEADER];
+    if (typeof token === 'string' && !(await findSessionByToken(scope.storage, token))) {
+      request.releaseBodyBudget?.();
+      throw forbidden(`${SESSION_TOKEN_HEADER} does not belong to any session`);
+    }
+  };
   const release = async (request: FastifyRequest) => request.releaseBodyBudget?.();
   scope.addHook('onResponse', release);
   scope.addHook('onRequestAbort', release);
