@@ -9,6 +9,7 @@
 import { BlobSource, EncodedPacketSink, Input, MATROSKA, MP4, OGG, QTFF, WEBM } from 'mediabunny';
 import type { EncodedPacket } from 'mediabunny';
 import type { Renderer, Texture } from 'pixi.js';
+import { StageMediaError } from './errors.js';
 import { clipTimeline, type ClipTimeline } from './clipCadence';
 import { clipColour, type ClipColour } from './videoColour';
 import { createClipTexture, type ClipTexture, type ClipTextureEvents, type PendingFrame } from './clipTexture';
@@ -165,9 +166,13 @@ export class ClipPlayer {
     return this.frames.path;
   }
 
-  /** Resolves once frames after frame 0 are being decoded again (after a rewind). */
-  whenReady(): Promise<void> {
-    return this.primed;
+  /**
+   * Resolves once frames after frame 0 are being decoded again (after a rewind); rejects when the decoding failed
+   * before the play, so a broken clip fails its preparation, never its trial.
+   */
+  async whenReady(): Promise<void> {
+    await this.primed;
+    if (this.error) throw new StageMediaError(this.name, 'video', 'decode', this.error.message);
   }
 
   /** Whether the frame `index` can be shown now: on screen already, or decoded and (pixels path) its bytes copied. */
@@ -202,6 +207,9 @@ export class ClipPlayer {
   startPlaying(): void {
     if (this.playing || this.released) return;
     this.playing = true;
+    // The limit doubled while priming on a slow machine is an idle one: the play decodes DECODE_AHEAD ahead (a
+    // doubled limit let it run about 32 frames ahead: 1 GiB of RGBA at 4K).
+    this.idleLimit = this.idleInFlight;
     this.frames.keepBuffers(null);
     for (const { frame, index } of this.held.splice(0)) this.decoded.push(this.frames.accept(frame, index, this.copyEvents));
     this.pump();
@@ -298,7 +306,7 @@ export class ClipPlayer {
     const decoder = this.decoder;
     if (!decoder || decoder.state !== 'configured') return;
     const packets = this.clip.packets;
-    const limit = this.playing ? Math.max(DECODE_AHEAD, this.idleLimit) : this.idleLimit;
+    const limit = this.playing ? Math.max(DECODE_AHEAD, this.idleInFlight) : this.idleLimit;
     while (this.nextPacket < packets.length && this.decoded.length + this.held.length + this.pending < limit) {
       decoder.decode(packets[this.nextPacket++].packet.toEncodedVideoChunk());
       this.pending++;
@@ -369,9 +377,15 @@ async function decodeFirstFrame(clip: DemuxedClip & { config: VideoDecoderConfig
     decoder.configure({ ...clip.config, optimizeForLatency: true });
     for (const { packet } of clip.packets.slice(0, Math.max(first + 1, DECODE_AHEAD))) decoder.decode(packet.toEncodedVideoChunk());
     await decoder.flush();
+  } catch (error) {
+    failure ??= error;
   } finally {
     if (decoder.state !== 'closed') decoder.close();
   }
-  if (failure || !result) throw failure ?? new Error('no first frame');
+  if (failure || !result) {
+    // An unclosed VideoFrame holds a buffer of the decoder's pool (hardware pools are small).
+    (result as VideoFrame | null)?.close();
+    throw failure ?? new Error('no first frame');
+  }
   return result;
 }

@@ -334,6 +334,55 @@ describe('ClipPlayer memory (stand-in decoder)', () => {
   }, 10000);
 });
 
+describe('ClipPlayer leaks and failures (issue 36, item 5)', () => {
+  const inOrder = Array.from({ length: 20 }, (_, i) => i);
+
+  it('closes frame 0 when the decoder fails after giving it (it held a buffer of the decoder pool)', async () => {
+    const made: FakeFrame[] = [];
+    class FailingFlush extends FakeDecoder {
+      constructor(init: { output(frame: VideoFrame): void; error(e: unknown): void }) {
+        super({ output: (frame) => (made.push(frame as unknown as FakeFrame), init.output(frame)) });
+      }
+      override async flush(): Promise<void> {
+        await super.flush();
+        throw new Error('decoder reset');
+      }
+    }
+    vi.stubGlobal('VideoDecoder', FailingFlush);
+    try {
+      expect(await ClipPlayer.open('clip', fakeClip([...inOrder]))).toBeNull();
+      expect(made.length).toBeGreaterThan(0);
+      expect(made.every((frame) => frame.closed)).toBe(true);
+    } finally {
+      vi.stubGlobal('VideoDecoder', FakeDecoder);
+    }
+  });
+
+  it('rejects whenReady() when the decoding fails before the play: the preparation fails, not the trial', async () => {
+    let errorOf: ((error: unknown) => void) | null = null;
+    class BreaksAfterFirst extends FakeDecoder {
+      private static made = 0;
+      constructor(init: { output(frame: VideoFrame): void; error(e: unknown): void }) {
+        super(init);
+        // The first decoder (frame 0) works; the player's own one fails at once.
+        if (BreaksAfterFirst.made++ > 0) errorOf = init.error;
+      }
+      override decode(chunk: { index: number }): void {
+        if (errorOf) queueMicrotask(() => errorOf?.(new Error('corrupt packet')));
+        else super.decode(chunk);
+      }
+    }
+    vi.stubGlobal('VideoDecoder', BreaksAfterFirst);
+    try {
+      const player = (await ClipPlayer.open('broken.mp4', fakeClip([...inOrder])))!;
+      await expect(player.whenReady()).rejects.toMatchObject({ name: 'StageMediaError', media: 'broken.mp4', reason: 'decode' });
+      player.release();
+    } finally {
+      vi.stubGlobal('VideoDecoder', FakeDecoder);
+    }
+  });
+});
+
 describe('the media cache byte budget', () => {
   const clip = (name: string, bytes: number) => ({ name, bytes });
   it('releases clips least recently used first until the rest fit, never kept ones, never images or models', () => {

@@ -248,7 +248,14 @@ async function createVideoElement(loaded: LoadedMedia, timeline: ClipTimeline | 
     throw new StageMediaError(loaded.name, 'video', 'decode', `canPlayType("${loaded.mime}") is empty`);
   }
   video.src = loaded.url;
-  await whenPlayable(video, loaded.name);
+  try {
+    await whenPlayable(video, loaded.name);
+  } catch (error) {
+    // The element would keep its decoder and its buffered bytes while anything holds it: let go of the file.
+    video.removeAttribute('src');
+    video.load();
+    throw error;
+  }
   const texture = new Texture({ source: new VideoSource({ resource: video, autoPlay: false, autoLoad: true, updateFPS: 0 }) });
   return {
     name: loaded.name,

@@ -40,7 +40,10 @@ export async function loadModel(loaded: LoadedMedia): Promise<LoadedModel> {
   }
   root.updateMatrixWorld(true);
   const box = new Box3().setFromObject(root, true);
-  if (box.isEmpty()) throw new StageMediaError(loaded.name, 'model', 'decode', 'the file has no geometry');
+  if (box.isEmpty()) {
+    disposeObject(root);
+    throw new StageMediaError(loaded.name, 'model', 'decode', 'the file has no geometry');
+  }
   const sphere = box.getBoundingSphere(new Sphere());
   let triangles = 0;
   let pointCount = 0;
@@ -112,7 +115,13 @@ function disposeObject(root: Object3D): void {
     mesh.geometry?.dispose();
     const materials = mesh.material ? (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) : [];
     for (const material of materials) {
-      for (const value of Object.values(material)) if (value && typeof value === 'object' && 'isTexture' in value) (value as { dispose(): void }).dispose();
+      for (const value of Object.values(material)) {
+        if (!value || typeof value !== 'object' || !('isTexture' in value)) continue;
+        const texture = value as { image?: unknown; dispose(): void };
+        // GLTFLoader decodes images to ImageBitmaps, which hold their pixels until closed (dispose frees only the GPU copy).
+        if (typeof ImageBitmap !== 'undefined' && texture.image instanceof ImageBitmap) texture.image.close();
+        texture.dispose();
+      }
       material.dispose();
     }
   });

@@ -37,6 +37,10 @@ export const MSAA_SAMPLES = 4;
 
 export type ViewSettings = Pick<ResolvedObjectOptions, 'fovDeg' | 'pointSize' | 'pointSizeUnit'>;
 
+/** The off-screen size a model is first drawn at, to upload it (upload()). */
+const UPLOAD_SIZE = 64;
+const targetKey = (width: number, height: number) => `${width}x${height}`;
+
 export class ObjectRenderer {
   private readonly three: WebGLRenderer;
   private readonly scene = new Scene();
@@ -71,8 +75,8 @@ export class ObjectRenderer {
    */
   upload(model: LoadedModel, view: ViewSettings): void {
     this.three.resetState();
-    const target = this.target(64, 64);
-    this.renderModel(model, { az: 0, el: 0, dist: 1 }, view, target, 64, 64, 1);
+    const target = this.target(UPLOAD_SIZE, UPLOAD_SIZE);
+    this.renderModel(model, { az: 0, el: 0, dist: 1 }, view, target, UPLOAD_SIZE, UPLOAD_SIZE, 1);
     this.three.setRenderTarget(null);
     // The copy into the canvas, drawn once now with its colour writes off (software GL compiles at the first draw).
     this.copyMaterial.map = target.texture;
@@ -89,13 +93,34 @@ export class ObjectRenderer {
    */
   warm(items: ReadonlyArray<{ model: LoadedModel; rect: Rect }>, view: ViewSettings, resolution: number): void {
     this.three.resetState();
+    const sizes = new Set([targetKey(UPLOAD_SIZE, UPLOAD_SIZE)]);
     for (const { model, rect } of items) {
       const width = Math.max(1, Math.round(rect.width * resolution));
       const height = Math.max(1, Math.round(rect.height * resolution));
+      sizes.add(targetKey(width, height));
       this.renderModel(model, { az: 0, el: 0, dist: 1 }, view, this.target(width, height), width, height, resolution);
     }
     this.three.setRenderTarget(null);
     this.three.resetState();
+    this.keepOnly(sizes);
+  }
+
+  /**
+   * Only the targets of the sizes drawn now are kept: one 4× target of 1024² is about 32 MB of GPU memory, and a
+   * window resized 50 times used to keep 50 of them.
+   */
+  private keepOnly(sizes: ReadonlySet<string>): void {
+    if (this.targets.size <= sizes.size) return;
+    for (const [key, target] of this.targets) {
+      if (sizes.has(key)) continue;
+      target.dispose();
+      this.targets.delete(key);
+    }
+  }
+
+  /** Render targets held now (the debug hook's leak checks). */
+  get renderTargets(): number {
+    return this.targets.size;
   }
 
   setBackground(css: string): void {
@@ -108,11 +133,13 @@ export class ObjectRenderer {
    */
   draw(items: ReadonlyArray<{ model: LoadedModel; rect: Rect }>, pose: CameraPose, view: ViewSettings, resolution: number, cssHeight: number): void {
     this.three.resetState();
+    const sizes = new Set([targetKey(UPLOAD_SIZE, UPLOAD_SIZE)]);
     for (const { model, rect } of items) {
       const x = Math.round(rect.x * resolution);
       const y = Math.round((cssHeight - rect.y - rect.height) * resolution);
       const width = Math.max(1, Math.round(rect.width * resolution));
       const height = Math.max(1, Math.round(rect.height * resolution));
+      sizes.add(targetKey(width, height));
       const target = this.target(width, height);
       this.renderModel(model, pose, view, target, width, height, resolution);
       // Copy the resolved image into the item's rectangle of the canvas.
@@ -125,6 +152,7 @@ export class ObjectRenderer {
       this.three.setScissorTest(false);
     }
     this.three.resetState();
+    this.keepOnly(sizes);
   }
 
   destroy(): void {
@@ -180,7 +208,7 @@ export class ObjectRenderer {
 
   /** One multisampled, sRGB render target per item size (a pair's two rectangles share one). */
   private target(width: number, height: number): WebGLRenderTarget {
-    const key = `${width}x${height}`;
+    const key = targetKey(width, height);
     let target = this.targets.get(key);
     if (!target) {
       target = new WebGLRenderTarget(width, height, { samples: MSAA_SAMPLES, colorSpace: SRGBColorSpace, depthBuffer: true });
