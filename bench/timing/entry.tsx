@@ -84,10 +84,11 @@ const bench = {
     return names.map((n) => c.mediaSize(n));
   },
   /** Start a play() and keep its promise: the smoke check probes pixels while it runs. */
-  playing: null as Promise<PresentationRecord[] | { error: string; name: string }> | null,
+  playing: null as Promise<PresentationRecord[] | { error: string; name: string; records: PresentationRecord[] }> | null,
   async startPlay(steps: PresentationStep[]): Promise<void> {
     const c = await ready;
-    bench.playing = c.play(steps).catch((e: Error) => ({ error: e.message, name: e.name }));
+    // A failed or interrupted play keeps the records of what it drew (StageMediaError, StageInterruptedError).
+    bench.playing = c.play(steps).catch((e: Error & { records?: PresentationRecord[] }) => ({ error: e.message, name: e.name, records: e.records ?? [] }));
   },
   async runStage(names: string[], ms: number, plans: LongTaskPlan[]): Promise<StageRun> {
     return runStage(await ready, images(names), ms, plans);

@@ -83,6 +83,15 @@ export const JobFields = Type.Object(
      * pixel per media pixel; 'fit': shrunk to fit the window, filtered linearly (the old behaviour).
      */
     scaling: Type.Optional(Type.Union([Type.Literal('integer'), Type.Literal('native'), Type.Literal('fit')])),
+    /**
+     * Extension: what happens to a trial the stage interrupted (a hidden page, a lost GPU context, another screen:
+     * README "Frame-accurate timing"). 'replay' (default): played again from its start once drawing is steady, at
+     * most `interruptionReplays` times; 'skip': not played again. Either way, a trial not played through is answered
+     * with its interruption recorded, and the quality rules exclude it as a technical fault (never refusing pay).
+     */
+    interruptedTrials: Type.Optional(Type.Union([Type.Literal('replay'), Type.Literal('skip')])),
+    /** Extension: replays of an interrupted trial at most (default 2). */
+    interruptionReplays: Type.Optional(Int({ minimum: 0, maximum: 10 })),
   },
   { additionalProperties: false },
 );
@@ -92,6 +101,10 @@ export type JobFields = Static<typeof JobFields>;
 export type Scaling = NonNullable<JobFields['scaling']>;
 /** Every rating protocol draws media pixel-exact unless the study asks otherwise. */
 export const DEFAULT_SCALING: Scaling = 'integer';
+
+/** What the stage does with an interrupted trial unless the study says otherwise (job `interruptedTrials`). */
+export const DEFAULT_INTERRUPTIONS = { mode: 'replay', replays: 2 } as const;
+export type InterruptionPolicy = { mode: NonNullable<JobFields['interruptedTrials']>; replays: number };
 
 /** GET /api/jobs/{id}: the job fields, the id, and background_color (the piiface spelling). */
 export type JobResponse = JobFields & { id: string; background_color: string };

@@ -117,6 +117,9 @@ export const DrawnItem = Type.Object(
   { additionalProperties: false },
 );
 
+/** What can stop the stage drawing mid-step (web stage/interruptions.ts StageInterruption). */
+export const STAGE_INTERRUPTIONS = ['context-lost', 'hidden', 'display-changed', 'fullscreen-exit'] as const;
+
 /** One presentation step as the stage timed it ("call on flip"; stage/types.ts PresentationRecord). */
 export const PresentationRecord = Type.Object(
   {
@@ -131,7 +134,15 @@ export const PresentationRecord = Type.Object(
     refreshMs: Type.Number({ minimum: 0 }),
     videos: Type.Optional(Type.Array(VideoFrameRecord, { maxItems: 16 })),
     object: Type.Optional(ObjectFrameRecord),
-    endedBy: Type.Optional(Type.Union(['duration', 'video-end', 'click', 'answer', 'abort'].map((k) => Type.Literal(k)))),
+    endedBy: Type.Optional(Type.Union(['duration', 'video-end', 'click', 'answer', 'abort', 'interrupted'].map((k) => Type.Literal(k)))),
+    /** The stage stopped drawing during the step (README "Frame-accurate timing", interruptions): why, when, and the
+     * refreshes drawn before (shownFrames counts only those). */
+    interrupted: Type.Optional(
+      Type.Object(
+        { cause: Type.Union(STAGE_INTERRUPTIONS.map((k) => Type.Literal(k))), atMs: Ms, refreshes: Frames },
+        { additionalProperties: false },
+      ),
+    ),
     renderedFrames: Type.Optional(Frames),
     drops: Type.Optional(Type.Array(Type.Object({ atMs: Ms, intervalMs: Ms }, { additionalProperties: false }), { maxItems: 10_000 })),
     renderDoneMs: Type.Optional(Ms),
@@ -191,6 +202,8 @@ export const TimingEnvelope = Type.Object(
     mediaError: Type.Optional(Type.String({ maxLength: 2000 })),
     /** Older plays were dropped to stay under the size cap (the play count stays in nbReplay). */
     truncated: Type.Optional(Type.Boolean()),
+    /** 1 + the plays the stage interrupted before the one answered (each replayed from its start). */
+    attempt: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -38,6 +38,14 @@ export interface TimingResult {
 }
 
 /** Skipped and repeated clip frames of a step's videos, as the stage counted them (0 where a record has no count). */
+/**
+ * The plays of an answer that the stage did not interrupt (README "Frame-accurate timing", interruptions): an
+ * interrupted play was played again from its start, so its cut-short steps are no fault of the trial's timing.
+ */
+export function uninterruptedPlays<T extends { endedBy?: string }>(plays: ReadonlyArray<readonly T[]>): T[][] {
+  return plays.filter((play) => play.at(-1)?.endedBy !== 'interrupted').map((play) => [...play]);
+}
+
 export function videoFrameFaults(videos: readonly VideoDrawn[] | undefined): { skipped: number; repeated: number } {
   let skipped = 0;
   let repeated = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TimingEnvelope } from '../../contract/payloads.js';
+import type { PresentationRecordBody, TimingEnvelope } from '../../contract/payloads.js';
 import { presentationRows, timingSummary } from './timing.js';
 
 const step = { label: 'V', media: ['a.mp4'], requestedFrames: null, shownFrames: 60, onsetMs: 1000, offsetMs: 2000, droppedFrames: 0, refreshMs: 16.67, endedBy: 'video-end' as const };
@@ -57,5 +57,42 @@ describe('export pixel columns (README "Pixel-exact stimuli")', () => {
   it('a fitted, filtered media is not exact; records before the field give nulls', () => {
     expect(timingSummary(withWindow([pair(0.75, 'linear', 100)]))).toMatchObject({ media_scale: '0.75', media_filter: 'linear', pixels_exact: false });
     expect(timingSummary(envelope([clip]))).toMatchObject({ pixel_ratio: null, media_scale: null, pixels_exact: null });
+  });
+});
+
+describe('interrupted plays (issue 36)', () => {
+  const shown = (label: string, extra: Partial<PresentationRecordBody> = {}): PresentationRecordBody => ({
+    label,
+    media: ['a.png'],
+    requestedFrames: 60,
+    shownFrames: 60,
+    onsetMs: 1000,
+    offsetMs: 2000,
+    droppedFrames: 0,
+    refreshMs: 1000 / 60,
+    endedBy: 'duration',
+    ...extra,
+  });
+  const cut = shown('A', { shownFrames: 19, endedBy: 'interrupted', interrupted: { cause: 'context-lost', atMs: 1316, refreshes: 19 } });
+  const withPlays = (plays: PresentationRecordBody[][], attempt: number): TimingEnvelope => ({
+    v: 2,
+    plays,
+    refreshMs: 1000 / 60,
+    timeOrigin: 0,
+    window: { inner: { width: 1280, height: 720 }, outer: { width: 1280, height: 800 }, screen: { width: 1920, height: 1080 }, available: { width: 1920, height: 1040 }, document: { width: 1280, height: 720 }, zoom: 1, isfullScreen: false },
+    attempt,
+  });
+
+  it('an interrupted play replayed exactly: the answer is exact, on its 2nd attempt, and says why', () => {
+    expect(timingSummary(withPlays([[cut], [shown('A')]], 2))).toMatchObject({ timing_exact: true, shown_frames: 60, attempt: 2, interruptions: 'context-lost' });
+    expect(presentationRows(withPlays([[cut], [shown('A')]], 2)).map((r) => [r.play_no, r.ended_by, r.shown_frames, r.interrupted, r.interrupted_after_frames])).toEqual([
+      [0, 'interrupted', 19, 'context-lost', 19],
+      [1, 'duration', 60, null, null],
+    ]);
+  });
+
+  it('an answer whose last play was interrupted is not exact', () => {
+    expect(timingSummary(withPlays([[cut]], 2))).toMatchObject({ timing_exact: false, attempt: 2, interruptions: 'context-lost' });
+    expect(timingSummary(withPlays([[shown('A')]], 1))).toMatchObject({ timing_exact: true, attempt: 1, interruptions: null });
   });
 });

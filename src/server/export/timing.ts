@@ -1,4 +1,4 @@
-import { videoFrameFaults } from '../../analysis/timing/timing.js';
+import { uninterruptedPlays, videoFrameFaults } from '../../analysis/timing/timing.js';
 import type { PresentationRecordBody, TimingEnvelope } from '../../contract/payloads.js';
 
 /**
@@ -32,6 +32,10 @@ export interface TimingSummary {
   media_filter: string | null;
   /** Every media of every play drawn pixel-exact (whole scale, nearest, whole device pixels); null when unrecorded. */
   pixels_exact: boolean | null;
+  /** 1 + the plays the stage interrupted (each played again from its start); null without an envelope. */
+  attempt: number | null;
+  /** Why each interrupted play stopped, space-separated (hidden, context-lost, display-changed…); null when none. */
+  interruptions: string | null;
 }
 
 export const TIMING_SUMMARY_COLUMNS = [
@@ -52,6 +56,8 @@ export const TIMING_SUMMARY_COLUMNS = [
   'media_scale',
   'media_filter',
   'pixels_exact',
+  'attempt',
+  'interruptions',
 ] as const;
 
 const NO_TIMING: TimingSummary = {
@@ -67,6 +73,8 @@ const NO_TIMING: TimingSummary = {
   window_height: null,
   ...pixelColumns([]),
   pixels_exact: null,
+  attempt: null,
+  interruptions: null,
 };
 
 type PixelColumns = Pick<TimingSummary, 'media_scaling' | 'media_scale' | 'media_filter'>;
@@ -143,14 +151,18 @@ export function timingSummary(envelope: TimingEnvelope | null): TimingSummary {
   if (!envelope) return NO_TIMING;
   const last = envelope.plays.at(-1) ?? [];
   const timed = last.filter((r) => showsMedia(r) && r.requestedFrames !== null);
-  const media = envelope.plays.flat().filter(showsMedia);
+  // Plays the stage interrupted were played again: their cut-short steps do not make the answer inexact, unless
+  // the answered play is one of them.
+  const media = uninterruptedPlays(envelope.plays).flat().filter(showsMedia);
+  const causes = envelope.plays.flatMap((play) => play.flatMap((r) => r.interrupted?.cause ?? []));
+  const lastInterrupted = last.at(-1)?.endedBy === 'interrupted';
   const firstShown = last.find(showsMedia);
   return {
     timing_plays: envelope.plays.length,
     requested_frames: timed.length > 0 ? timed.reduce((n, r) => n + r.requestedFrames!, 0) : null,
     shown_frames: timed.length > 0 ? timed.reduce((n, r) => n + r.shownFrames, 0) : null,
     dropped_frames: media.reduce((n, r) => n + r.droppedFrames, 0),
-    timing_exact: media.every(stepExact),
+    timing_exact: !lastInterrupted && media.every(stepExact),
     onset_epoch_ms: firstShown ? Math.round((envelope.timeOrigin + firstShown.onsetMs) * 1000) / 1000 : null,
     ...videoColumns(last),
     pixel_ratio: firstShown?.pixelRatio ?? envelope.window?.pixelRatio ?? null,
@@ -158,6 +170,8 @@ export function timingSummary(envelope: TimingEnvelope | null): TimingSummary {
     window_height: envelope.window?.inner.height ?? null,
     ...pixelColumns(last.filter(showsMedia)),
     pixels_exact: pixelsExact(media),
+    attempt: envelope.attempt ?? 1,
+    interruptions: causes.length > 0 ? causes.join(' ') : null,
   };
 }
 
@@ -188,6 +202,9 @@ export interface PresentationRow {
   media_filter: string | null;
   /** Each media's device rectangle, `x,y,width,height`, space-separated in the order of `media`. */
   device_rects: string | null;
+  /** Why the stage stopped drawing during this step (ended_by 'interrupted'), and the refreshes drawn before. */
+  interrupted: string | null;
+  interrupted_after_frames: number | null;
 }
 
 export const PRESENTATION_COLUMNS = [
@@ -215,6 +232,8 @@ export const PRESENTATION_COLUMNS = [
   'media_scale',
   'media_filter',
   'device_rects',
+  'interrupted',
+  'interrupted_after_frames',
 ] as const;
 
 export function presentationRows(envelope: TimingEnvelope | null): PresentationRow[] {
@@ -240,6 +259,8 @@ export function presentationRows(envelope: TimingEnvelope | null): PresentationR
       pixel_ratio: r.pixelRatio ?? null,
       ...pixelColumns([r]),
       device_rects: r.items ? r.items.map(({ device: d }) => `${d.x},${d.y},${d.width},${d.height}`).join(' ') : null,
+      interrupted: r.interrupted?.cause ?? null,
+      interrupted_after_frames: r.interrupted?.refreshes ?? null,
     })),
   );
 }

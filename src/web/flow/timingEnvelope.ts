@@ -35,9 +35,13 @@ export function timingEnvelope(input: TimingInput, win: Window = window): Timing
     window: { ...windowSizes(win), pixelRatio: win.devicePixelRatio || 1 },
     ...(input.extras && Object.keys(input.extras).length > 0 ? { extras: input.extras } : {}),
     ...(input.mediaError ? { mediaError: input.mediaError.slice(0, 2000) } : {}),
+    attempt: 1 + input.plays.filter(wasInterrupted).length,
   };
   return fitTiming(envelope);
 }
+
+/** A play the stage stopped (its last record ended 'interrupted'); the trial was played again from its start. */
+const wasInterrupted = (play: readonly PresentationRecord[]) => play.at(-1)?.endedBy === 'interrupted';
 
 function refreshField(refresh: RefreshInfo | null | undefined): Pick<TimingEnvelope, 'refresh'> {
   if (!refresh || !Number.isFinite(refresh.periodMs) || !Number.isFinite(refresh.uncertaintyMs)) return {};

@@ -2,6 +2,7 @@
  * Errors the stage reports to the flow. No pixi.js import: the flow may import this file from the first bundle
  * (or just test `error.name === 'StageMediaError'`).
  */
+import type { StageInterruption } from './interruptions';
 import type { PresentationRecord } from './types';
 
 export type StageMediaFailure =
@@ -35,4 +36,23 @@ export class StageMediaError extends Error {
 
 export function isStageMediaError(error: unknown): error is StageMediaError {
   return error instanceof Error && error.name === 'StageMediaError';
+}
+
+/**
+ * A play the stage stopped because it could no longer draw (stage/interruptions.ts): play() rejects with it, the
+ * records of what was drawn attached (the interrupted step's names the cause and counts only what was drawn).
+ */
+export class StageInterruptedError extends Error {
+  override readonly name = 'StageInterruptedError';
+
+  constructor(
+    readonly interruption: StageInterruption,
+    readonly records: PresentationRecord[],
+  ) {
+    super(`the stage stopped drawing: ${interruption}`);
+  }
+}
+
+export function isStageInterrupted(error: unknown): error is StageInterruptedError {
+  return error instanceof Error && error.name === 'StageInterruptedError';
 }

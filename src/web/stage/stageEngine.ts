@@ -17,7 +17,8 @@ import { Sprite, Texture } from 'pixi.js';
 import type { Application, Container, WebGLRenderer } from 'pixi.js';
 import { BubbleLayer, type BubbleItem } from './bubble/bubbleLayer';
 import { installDebugHook, type Rgba } from './debugHook';
-import type { StageMediaError } from './errors';
+import { StageInterruptedError, type StageMediaError } from './errors';
+import { InterruptionWatch, type StageInterruption } from './interruptions';
 import { FrameClock } from './frameClock';
 import type { FrameInfo, FrameScheduler } from './frameClock';
 import { MediaCache, type VideoPath } from './mediaCache';
@@ -59,6 +60,8 @@ interface ActiveRun {
   step: number;
   /** The first media failure; the play ends at the next frame and rejects with it. */
   error: StageMediaError | null;
+  /** Changes of refresh rate seen before the play: one more during it is a display change. */
+  refreshChanges: number;
   resolve(records: PresentationRecord[]): void;
   reject(error: unknown): void;
 }
@@ -88,6 +91,7 @@ export class StageEngine implements StageController {
   private readonly root: Container;
   private readonly host: HTMLElement;
   private readonly clock: FrameClock;
+  private readonly interruptions: InterruptionWatch;
   private readonly media: MediaCache;
   private readonly bubble: BubbleLayer;
   private readonly resizeObserver: ResizeObserver;
@@ -130,6 +134,7 @@ export class StageEngine implements StageController {
     this.pointerEvents = options.pointerEvents ?? window;
     this.pointerSource = options.pointer ?? null;
     this.clock = new FrameClock(options.scheduler);
+    this.interruptions = new InterruptionWatch(this.app.canvas, (cause) => this.interrupt(cause), this.clock);
     this.background = options.background;
     this.media = new MediaCache(options.lookup, this.app.renderer, undefined, options.videoPath, (loaded) => this.uploadModel(loaded));
     this.bubble = new BubbleLayer(this.app.renderer, this.app.stage);
@@ -216,6 +221,9 @@ export class StageEngine implements StageController {
         const objects = engine.objectsOnScreen;
         return objects && { ...objects.pose, frame: objects.frame };
       },
+      get objectRects() {
+        return engine.objectsOnScreen?.items.map((item) => ({ ...item.rect })) ?? [];
+      },
       size: () => this.size(),
       probe: (x, y) => this.probe(x, y),
       probeRow: (x, y, width) => this.probeRow(x, y, width),
@@ -272,14 +280,18 @@ export class StageEngine implements StageController {
     } finally {
       this.starting = false;
     }
-    const refreshMs = await this.clock.whenMeasured();
+    await this.clock.whenMeasured();
+    // After an interruption (a hidden page, a lost context, another screen), only once drawing is steady again.
+    await this.interruptions.whenDrawable();
+    if (this.destroyed || options.signal?.aborted) return [];
+    const refreshMs = this.clock.refreshMs!;
     this.warmObjects(steps);
     return new Promise((resolve, reject) => {
       const sequencer = new StepSequencer(
         steps.map((step) => ({ label: step.label, media: step.items.map((item) => item.media), end: step.end })),
         refreshMs,
       );
-      this.run = { steps, options, sequencer, videos: [], object: null, step: -1, error: null, resolve, reject };
+      this.run = { steps, options, sequencer, videos: [], object: null, step: -1, error: null, refreshChanges: this.clock.refreshChanges.length, resolve, reject };
     });
   }
 
@@ -324,6 +336,7 @@ export class StageEngine implements StageController {
   destroy(): void {
     this.destroyed = true;
     this.clock.stop();
+    this.interruptions.destroy();
     this.resizeObserver.disconnect();
     this.removeDebugHook?.();
     this.app.canvas.removeEventListener('pointerdown', this.handlePointerDown);
@@ -363,7 +376,11 @@ export class StageEngine implements StageController {
   private renderFrame(frame: FrameInfo): void {
     let onset = false;
     let finished: ActiveRun | null = null;
-    this.applyPendingSize();
+    this.interruptions.frame(frame);
+    const resized = this.applyPendingSize();
+    // A new size or refresh rate in the middle of a play: what was laid out and timed for the old one is not what
+    // is shown now (a window moved to another screen).
+    if (this.run && (resized || this.clock.refreshChanges.length > this.run.refreshChanges)) this.interruptions.displayChanged();
     const run = this.run;
     let videoChanged = false;
     let bubbleVideoChanged = false;
@@ -591,13 +608,32 @@ export class StageEngine implements StageController {
   }
 
   /** First thing in a frame: a size change seen since the last frame; the frame then renders everything. */
-  private applyPendingSize(): void {
-    if (!this.pendingSize) return;
+  /** Applies a new canvas size, if any; true when it did. */
+  private applyPendingSize(): boolean {
+    if (!this.pendingSize) return false;
     const { deviceWidth, deviceHeight, ratio } = this.pendingSize;
     // Pixi sizes the backing store to round(width × resolution): exactly the device pixels asked for.
     this.app.renderer.resize(deviceWidth / ratio, deviceHeight / ratio, ratio);
     this.pendingSize = null;
     this.dirty = true;
+    return true;
+  }
+
+  /**
+   * The stage stopped drawing (stage/interruptions.ts): the play ends now, its current step's record naming the
+   * cause and counting only what was drawn, and play() rejects with StageInterruptedError (records attached).
+   */
+  private interrupt(cause: StageInterruption): void {
+    const run = this.run;
+    if (!run) return;
+    this.run = null;
+    const ended = run.sequencer.interrupt(cause, performance.now());
+    if (ended !== null) this.stopVideos(run, run.sequencer.records[ended]);
+    else run.videos.forEach((video) => video.stop());
+    this.show([]);
+    this.dirty = true;
+    this.lastRecords = run.sequencer.records;
+    run.reject(new StageInterruptedError(cause, run.sequencer.records));
   }
 
   private hasGl(): boolean {

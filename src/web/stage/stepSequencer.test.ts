@@ -190,3 +190,25 @@ describe('StepSequencer: click, video end, abort', () => {
     expect(seq.records[0].renderDoneMs).toBe(7.5);
   });
 });
+
+describe('StepSequencer: interruptions (issue 36)', () => {
+  it('ends the step on screen at once, counting the refreshes drawn before, and shows nothing after', () => {
+    const sequencer = new StepSequencer([step('A', { kind: 'duration', ms: 1000 }), step('B', { kind: 'duration', ms: 1000 })], HZ60);
+    // Onset at frame 0, then 10 refreshes drawn; the page is hidden 5 ms after the last frame.
+    drive(sequencer, HZ60, regular(0, HZ60, 11));
+    expect(sequencer.interrupt('hidden', 10 * HZ60 + 5)).toBe(0);
+    expect(sequencer.records).toEqual([
+      expect.objectContaining({ label: 'A', requestedFrames: 60, shownFrames: 10, offsetMs: 10 * HZ60 + 5, endedBy: 'interrupted', interrupted: { cause: 'hidden', atMs: 10 * HZ60 + 5, refreshes: 10 } }),
+    ]);
+    expect(sequencer.finished).toBe(true);
+    // A frame that comes later (the page shown again) changes nothing.
+    expect(drive(sequencer, HZ60, [5000]).map((f) => f.change.kind)).toEqual(['none']);
+    expect(sequencer.interrupt('context-lost', 6000)).toBeNull();
+  });
+
+  it('before the first onset: nothing was shown, no record', () => {
+    const sequencer = new StepSequencer([step('A', { kind: 'duration', ms: 100 })], HZ60);
+    expect(sequencer.interrupt('context-lost', 1)).toBeNull();
+    expect(sequencer.records).toEqual([]);
+  });
+});

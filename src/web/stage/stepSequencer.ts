@@ -12,6 +12,7 @@
  * `shownFrames` is that same count at the offset. The period is the clock's fit (refreshEstimate.ts), so the count
  * stays exact on long steps at any rate, and follows a change of rate.
  */
+import type { StageInterruption } from './interruptions';
 import { durationToFrames } from './frameClock';
 import type { FrameInfo } from './frameClock';
 import type { PresentationRecord, StepEnd } from './types';
@@ -81,6 +82,22 @@ export class StepSequencer {
   /** End the current step at the next frame (endedBy 'abort') and show nothing after it. */
   abort(): void {
     this.abortRequested = true;
+  }
+
+  /**
+   * The stage stopped drawing at `atMs` (stage/interruptions.ts): the current step ends now, counting only the
+   * refreshes of the frames drawn before, and nothing follows. Returns the index of the step it ended, if any.
+   */
+  interrupt(cause: StageInterruption, atMs: number): number | null {
+    if (this.done) return null;
+    this.done = true;
+    if (this.current < 0) return null;
+    const record = this.records[this.current];
+    record.offsetMs = atMs;
+    record.shownFrames = this.refreshes;
+    record.endedBy = 'interrupted';
+    record.interrupted = { cause, atMs, refreshes: this.refreshes };
+    return this.current;
   }
 
   /** The frame that drew the current step's onset finished rendering at `ms` (after a GPU sync). */

@@ -2,6 +2,7 @@
  * The stage's public contract. Everything outside src/web/stage talks to the stage through these types
  * (no pixi.js import here, so importing this file does not pull PixiJS into the first bundle).
  */
+import type { StageInterruption } from './interruptions';
 import type { Scaling } from '../../contract/job';
 import type { ResolvedObjectOptions } from '../../contract/objects';
 
@@ -155,7 +156,9 @@ export interface PresentationRecord {
   /** The step's 3D objects: the poses drawn. */
   object?: ObjectFrameRecord;
   /** What ended the step: its duration, its videos' end, a click, the page's release() (an answer), or an abort. */
-  endedBy?: 'duration' | 'video-end' | 'click' | 'answer' | 'abort';
+  endedBy?: 'duration' | 'video-end' | 'click' | 'answer' | 'abort' | 'interrupted';
+  /** Why the stage stopped drawing during this step (stage/interruptions.ts), when, and the refreshes drawn before. */
+  interrupted?: { cause: StageInterruption; atMs: number; refreshes: number };
   /** Clock frames (rAF callbacks) that drew or kept the step, onset frame included, offset frame excluded.
    * Equals shownFrames when no frame was dropped. */
   renderedFrames?: number;
