@@ -9,6 +9,7 @@ import { InterruptionWatch, STEADY_FRAMES } from './interruptions';
 
 class FakeDocument extends EventTarget {
   visibilityState: 'visible' | 'hidden' = 'visible';
+  fullscreenElement: object | null = null;
   set(state: 'visible' | 'hidden'): void {
     this.visibilityState = state;
     this.dispatchEvent(new Event('visibilitychange'));
@@ -57,6 +58,20 @@ describe('InterruptionWatch', () => {
     expect(watch.drawable).toBe(false);
     for (let i = 0; i < STEADY_FRAMES; i++) watch.frame({ index: i, timestamp: i, intervalMs: 16.7, dropped: false });
     expect(watch.drawable).toBe(true);
+    watch.destroy();
+  });
+
+  it('leaving full screen interrupts; entering it does not', () => {
+    const doc = new FakeDocument();
+    vi.stubGlobal('document', doc);
+    const causes: string[] = [];
+    const watch = new InterruptionWatch(new EventTarget() as HTMLCanvasElement, (cause) => causes.push(cause), { start() {}, stop() {} });
+    doc.fullscreenElement = {};
+    doc.dispatchEvent(new Event('fullscreenchange'));
+    expect(causes).toEqual([]);
+    doc.fullscreenElement = null;
+    doc.dispatchEvent(new Event('fullscreenchange'));
+    expect([causes, watch.drawable]).toEqual([['fullscreen-exit'], false]);
     watch.destroy();
   });
 });

@@ -2,12 +2,11 @@
  * What stops the stage from drawing what its records say (issue 36): a lost WebGL context (a GPU reset, a driver
  * update, a laptop switching GPUs), a hidden page (rAF stops), or a display change (another device pixel ratio,
  * size or refresh rate: a window moved to another screen). The stage ends the step at once when one happens (the
- * record names it and counts only the refreshes drawn before it), and a play waits until drawing is possible again:
- * the page visible, the context restored, and STEADY_FRAMES frames in a row on time.
+ * record names it and counts only the refreshes drawn before it; leaving full screen is one too), and a play waits
+ * until drawing is possible again: the page visible, the context restored, and STEADY_FRAMES frames in a row on time.
  */
-import type { FrameInfo } from './frameClock';
-
 import type { STAGE_INTERRUPTIONS } from '../../contract/payloads';
+import type { FrameInfo } from './frameClock';
 
 export type StageInterruption = (typeof STAGE_INTERRUPTIONS)[number];
 
@@ -50,6 +49,12 @@ export class InterruptionWatch {
         this.settle();
         clock.start();
       }
+    });
+    // Leaving full screen brings the browser's own bars back over or beside the stimulus mid-step.
+    listen(document, 'fullscreenchange', () => {
+      if (document.fullscreenElement) return;
+      this.settle();
+      this.onInterrupt('fullscreen-exit');
     });
     this.watchPixelRatio();
   }
