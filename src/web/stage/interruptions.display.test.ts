@@ -92,4 +92,27 @@ describe('a lost WebGL context', () => {
     expect(records.map((r) => [r.requestedFrames, r.shownFrames, r.droppedFrames, r.endedBy])).toEqual([[60, 60, 0, 'duration']]);
     expect(await refreshesShown(again.frames)).toBe(60);
   }, 180_000);
+
+  it('a change of refresh rate mid-step (the window moved to another screen) ends it as a display change, counting only what was captured', async () => {
+    display.setRefreshRate(HZ);
+    await display.frames(90);
+    const long: PresentationStep = { ...step, end: { kind: 'duration', ms: 3000 } };
+    const first = await display.evaluate((s) => window.__bench.startPlay(s), [long], { capture: true });
+    const frames = [...first.frames, ...(await display.frames(20, { capture: true }))];
+    display.setRefreshRate(120);
+    const { value, frames: rest } = await display.evaluate(() => window.__bench.playing!, null, { capture: true });
+    frames.push(...rest);
+    const interrupted = value as { name: string; records: PresentationRecord[] };
+    expect(interrupted.name).toBe('StageInterruptedError');
+    const [record] = interrupted.records;
+    expect([record!.endedBy, record!.interrupted?.cause]).toEqual(['interrupted', 'display-changed']);
+    const captured = await refreshesShown(frames);
+    expect(record!.shownFrames).toBeLessThanOrEqual(captured);
+    expect(record!.shownFrames).toBeGreaterThan(15);
+    // Before the 180 refreshes asked for at 60 Hz.
+    expect(record!.shownFrames).toBeLessThan(180);
+    display.setRefreshRate(HZ);
+    await display.frames(90);
+  }, 180_000);
 });
+
