@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { arrow, bracketRight, miniPictures, picture, pointer, svg, voteButton, type Look } from './instructions/pictograms.js';
+import { arrow, bracketRight, miniPictures, OBJECTS, picture, PICTURES, pointer, svg, voteButton, type Look, type Subject } from './instructions/pictograms.js';
 
 const INK = '#37474f';
 
@@ -32,23 +32,23 @@ function levelColumn(x: number, top: number, w: number, fills: string[], chosen:
 const BLUE = '#1f6fd0';
 const five = Array<string>(5).fill(BLUE);
 
-function acr(): string {
-  return svg(picture(36, 112, 240, 135, 'blur1') + arrow(296, 372, 180) + levelColumn(420, 72, 180, five, 1));
+function acr(d: Subject = PICTURES): string {
+  return svg(d.picture(36, 112, 240, 135, 'blur1') + arrow(296, 372, 180) + levelColumn(420, 72, 180, five, 1));
 }
 
-function dsis(): string {
+function dsis(d: Subject = PICTURES): string {
   return svg(
-    picture(20, 122, 150, 84, 'clear', true) +
+    d.picture(20, 122, 150, 84, 'clear', true) +
       arrow(180, 226, 164) +
-      picture(236, 122, 150, 84, 'blocks') +
+      d.picture(236, 122, 150, 84, 'blocks') +
       arrow(396, 442, 164) +
       levelColumn(478, 72, 140, five, 2),
   );
 }
 
-function accann(): string {
+function accann(d: Subject = PICTURES): string {
   // Two levels: acceptable (two labels) above the dashed line, not acceptable below.
-  return svg(picture(36, 112, 240, 135, 'noise') + arrow(296, 372, 180) + levelColumn(420, 88, 180, [BLUE, BLUE, '#546e7a'], 1, [1]));
+  return svg(d.picture(36, 112, 240, 135, 'noise') + arrow(296, 372, 180) + levelColumn(420, 88, 180, [BLUE, BLUE, '#546e7a'], 1, [1]));
 }
 
 function mlds(): string {
@@ -95,14 +95,14 @@ function triplet(): string {
   );
 }
 
-function mldsPair(): string {
+function mldsPair(d: Subject = PICTURES): string {
   const w = 230;
   const h = 130;
   return svg(
-    picture(60, 56, w, h, 'clear') +
-      picture(350, 56, w, h, 'noise') +
-      voteButton(115, 240, 120, 40, { icon: miniPictures(164, 253, 1) }) +
-      voteButton(405, 240, 120, 40, { chosen: true, icon: miniPictures(454, 253, 1) }) +
+    d.picture(60, 56, w, h, 'clear') +
+      d.picture(350, 56, w, h, 'noise') +
+      voteButton(115, 240, 120, 40, { icon: d.mini(164, 253, 1) }) +
+      voteButton(405, 240, 120, 40, { chosen: true, icon: d.mini(454, 253, 1) }) +
       pointer(495, 262),
   );
 }
@@ -113,17 +113,17 @@ function checkMark(cx: number, cy: number): string {
 }
 
 /** Pair comparison: two pictures, pick one (pressed), then confirm it (Submit / Modify in the page). */
-function pair(): string {
+function pair(d: Subject = PICTURES): string {
   const w = 200;
   const h = 112;
   const y = 70;
   const xs = [30, 250];
   const buttonY = 224;
   return svg(
-    picture(xs[0]!, y, w, h, 'clear') +
-      picture(xs[1]!, y, w, h, 'blocks') +
-      voteButton(xs[0]! + 40, buttonY, 120, 38, { chosen: true, icon: miniPictures(xs[0]! + 89, buttonY + 12, 1) }) +
-      voteButton(xs[1]! + 40, buttonY, 120, 38, { icon: miniPictures(xs[1]! + 89, buttonY + 12, 1) }) +
+    d.picture(xs[0]!, y, w, h, 'clear') +
+      d.picture(xs[1]!, y, w, h, 'blocks') +
+      voteButton(xs[0]! + 40, buttonY, 120, 38, { chosen: true, icon: d.mini(xs[0]! + 89, buttonY + 12, 1) }) +
+      voteButton(xs[1]! + 40, buttonY, 120, 38, { icon: d.mini(xs[1]! + 89, buttonY + 12, 1) }) +
       arrow(470, 522, buttonY + 19) +
       voteButton(536, buttonY, 88, 38, { fill: '#2e7d32', icon: checkMark(564, buttonY + 19) }) +
       pointer(600, buttonY + 22),
@@ -138,6 +138,12 @@ export const INSTRUCTION_IMAGES: Record<string, () => string> = {
   mlds,
   triplet,
   'mlds-pair': mldsPair,
+  // The protocols that show 3D objects (objectInstructionImage): the same images with objects instead of pictures.
+  'pair-3d': () => pair(OBJECTS),
+  'acr-3d': () => acr(OBJECTS),
+  'dsis-3d': () => dsis(OBJECTS),
+  'accann-3d': () => accann(OBJECTS),
+  'mlds-pair-3d': () => mldsPair(OBJECTS),
 };
 
 async function main(): Promise<void> {

@@ -45,6 +45,55 @@ export function picture(x: number, y: number, w: number, h: number, look: Look =
   );
 }
 
+/** Points of a sphere, evenly spread (Fibonacci lattice), as unit vectors; the same every run. */
+function spherePoints(count: number): Array<[number, number, number]> {
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  return Array.from({ length: count }, (_, i) => {
+    const y = 1 - (2 * (i + 0.5)) / count;
+    const r = Math.sqrt(1 - y * y);
+    return [Math.cos(golden * i) * r, y, Math.sin(golden * i) * r];
+  });
+}
+
+/**
+ * A 3D object (a point-cloud ball on the stage's grey, turned a little) in a frame, with the arrow of its turning:
+ * the 3D studies' counterpart of `picture`. `look` degrades it as the studies do: 'blocks' keeps a quarter of the
+ * points (decimation), 'noise' scatters them (geometry noise), the blurs blur it.
+ */
+export function objectPicture(x: number, y: number, w: number, h: number, look: Look = 'clear', strong = false): string {
+  const id = `clip${x}_${y}_${w}`;
+  const filter = look.startsWith('blur') ? ` filter="url(#${look})"` : '';
+  const cx = x + w / 2;
+  const cy = y + h * 0.45;
+  const radius = h * 0.33;
+  const tilt = 0.35;
+  const dots = spherePoints(220)
+    .filter((_, i) => look !== 'blocks' || i % 4 === 0)
+    .map(([px, py, pz], i) => {
+      // Tilted towards the viewer; only the near half is drawn, darker towards the rim (lit from the front).
+      const ty = py * Math.cos(tilt) - pz * Math.sin(tilt);
+      const tz = py * Math.sin(tilt) + pz * Math.cos(tilt);
+      if (tz < 0) return '';
+      const jitter = look === 'noise' ? [Math.sin(i * 12.9898) * 0.09, Math.sin(i * 78.233) * 0.09] : [0, 0];
+      const shade = Math.round(120 + 110 * tz);
+      const colour = `rgb(${shade},${Math.round(shade * 0.62)},${Math.round(shade * 0.3)})`;
+      return `<circle cx="${(cx + (px + jitter[0]!) * radius).toFixed(1)}" cy="${(cy + (ty + jitter[1]!) * radius).toFixed(1)}" r="${(h * 0.018).toFixed(1)}" fill="${colour}"/>`;
+    })
+    .join('');
+  // The turning: an arc under the ball, its arrow head on the right.
+  const rx = radius * 1.25;
+  const ry = radius * 0.28;
+  const ay = cy + radius * 0.95;
+  const turn =
+    `<path d="M ${(cx - rx).toFixed(1)} ${ay.toFixed(1)} A ${rx.toFixed(1)} ${ry.toFixed(1)} 0 0 0 ${(cx + rx * 0.92).toFixed(1)} ${(ay - ry * 0.4).toFixed(1)}" fill="none" stroke="${INK}" stroke-width="2.5"/>` +
+    `<polygon points="${(cx + rx).toFixed(1)},${(ay - ry * 1.2).toFixed(1)} ${(cx + rx * 0.78).toFixed(1)},${(ay - ry * 0.9).toFixed(1)} ${(cx + rx * 1.02).toFixed(1)},${(ay + ry * 0.3).toFixed(1)}" fill="${INK}"/>`;
+  return (
+    `<clipPath id="${id}"><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="3"/></clipPath>` +
+    `<g clip-path="url(#${id})"><rect x="${x}" y="${y}" width="${w}" height="${h}" fill="#808080"/><g${filter}>${dots}</g>${turn}</g>` +
+    `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="3" fill="none" stroke="${strong ? INK : '#607d8b'}" stroke-width="${strong ? 4 : 1.5}"/>`
+  );
+}
+
 /** Flat 8x8-ish squares, the look of a heavily compressed picture. */
 function blockArtefacts(x: number, y: number, w: number, h: number): string {
   const size = Math.round(w / 10);
@@ -103,6 +152,24 @@ export function miniPictures(x: number, y: number, count: number, gap = 4, w = 2
   }
   return out;
 }
+
+/** A small ball icon drawn on a button, so the button reads as "this object" (the 3D `miniPictures`). */
+export function miniObjects(x: number, y: number, count: number, gap = 4, w = 22, h = 14): string {
+  let out = '';
+  for (let i = 0; i < count; i++) {
+    const cx = x + i * (w + gap) + w / 2;
+    out += `<circle cx="${cx}" cy="${y + h / 2}" r="${h / 2}" fill="#d9894a" stroke="#fff" stroke-width="1.5"/>`;
+  }
+  return out;
+}
+
+/** What the instruction images show: pictures (2D studies) or 3D objects, and the icon of each on the buttons. */
+export interface Subject {
+  picture: typeof picture;
+  mini: typeof miniPictures;
+}
+export const PICTURES: Subject = { picture, mini: miniPictures };
+export const OBJECTS: Subject = { picture: objectPicture, mini: miniObjects };
 
 export function svg(body: string): string {
   return (

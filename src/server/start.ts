@@ -88,9 +88,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
 }
 
+/** The demo study written for the lab (studies/demo-lab-pvid.json: French texts), and the e-mail its link shows. */
+export const LAB_DEMO_JOB = 'demo-lab-pvid';
+export const EXAMPLE_LAB_EMAIL = 'participant@lab.example';
+
 /**
  * What `npm start` prints: the address, the console's and how to create its first account (when there is none),
- * one participant link per study, and one lab (French) link to try the French wording.
+ * one participant link per study, and one lab (French) link, with an example e-mail, to try the lab's flow.
  */
 export async function startupLines(server: RunningServer, publicUrl: string | null): Promise<string[]> {
   const { port } = server.app.server.address() as { port: number };
@@ -103,8 +107,13 @@ export async function startupLines(server: RunningServer, publicUrl: string | nu
   lines.push('', 'Participant links (Prolific wording; the console gives each platform\'s link):');
   for (const r of server.imported) lines.push(`  ${r.protocol.padEnd(40)} ${base}/${r.route}/${r.jobId}`);
   if (server.imported.length === 0) lines.push('  no study in studies/: import one with npm run cli -- import <study.json>');
-  const lab = server.imported[0];
-  if (lab) lines.push('', `Lab participant (French wording): ${participantLinks(base, lab.route, lab.jobId).lab.replace(/&email=$/, '')}`);
+  // The lab demo (French study texts) when imported, else the first study; with an e-mail, so the link shows the
+  // lab's whole flow, its consent form included (SPEC §4: only a lab link with email= has it).
+  const lab = server.imported.find((r) => r.jobId === LAB_DEMO_JOB) ?? server.imported[0];
+  if (lab) {
+    lines.push('', "Lab participant (French wording and consent form; each participant's own e-mail goes in email=):");
+    lines.push(`  ${participantLinks(base, lab.route, lab.jobId).lab}${EXAMPLE_LAB_EMAIL}`);
+  }
   return lines;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Steps shared by the protocol journeys (protocols-*.spec.ts; pvidScreens.spec.ts uses the pixel probe): the instruction screen with its image, waiting for
- * a trial, reading the timing records stored with a rating, and checking with pixel probes that the stage drew
- * each media where the plan put it. The journey itself (eligibility, welcome) is participantSteps.ts.
+ * a trial, reading the timing records stored with a rating, checking with pixel probes that the stage drew
+ * each media where the plan put it, and that the vote dialog stays clear of 3D objects. The journey itself (eligibility, welcome) is participantSteps.ts.
  */
 import { resolve } from 'node:path';
 import type { Page, Response } from '@playwright/test';
@@ -139,4 +139,38 @@ export async function expectDrawn(page: Page, items: StageItem[], blank: Array<[
 /** The stage canvas size (layouts are computed against it). */
 export function stageSize(page: Page): Promise<{ width: number; height: number }> {
   return page.evaluate(() => window.__glimpseStage!.size());
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const shown = (b: Box) => `${b.width}×${b.height} at (${b.x}, ${b.y})`;
+
+/**
+ * The vote dialog against the 3D objects the stage draws while it is open (the engine's own rectangles, placed on
+ * the page by the canvas's box; `held` of them): apart, and the dialog whole in the window. Returns them, for a report.
+ */
+export async function dialogClearOfObjects(page: Page, held: number): Promise<string> {
+  const viewport = page.viewportSize()!;
+  const canvas = (await page.locator('#stage-host canvas').boundingBox())!;
+  const dialog = await page.locator('#vote-modal').evaluate((el) => el.getBoundingClientRect().toJSON() as Box);
+  const objects = (await page.evaluate(() => window.__glimpseStage!.objectRects)).map((r) => ({ ...r, x: canvas.x + r.x, y: canvas.y + r.y }));
+  expect(objects).toHaveLength(held);
+  for (const object of objects) {
+    // Square, whole on the canvas.
+    expect(object.width).toBe(object.height);
+    expect(object.x >= canvas.x && object.y >= canvas.y && object.x + object.width <= canvas.x + canvas.width && object.y + object.height <= canvas.y + canvas.height).toBe(true);
+  }
+  for (const object of objects) expect(overlaps(dialog, object), `dialog ${shown(dialog)} over object ${shown(object)}`).toBe(false);
+  expect(dialog.x).toBeGreaterThanOrEqual(0);
+  expect(dialog.y).toBeGreaterThanOrEqual(0);
+  expect(dialog.x + dialog.width).toBeLessThanOrEqual(viewport.width);
+  expect(dialog.y + dialog.height).toBeLessThanOrEqual(viewport.height);
+  // Nothing is cut off: the dialog did not have to scroll in its place.
+  expect(await page.locator('#vote-modal').evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  return `dialog ${shown(dialog)}; objects ${objects.map(shown).join(', ') || 'none drawn'}`;
 }

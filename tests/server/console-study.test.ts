@@ -31,7 +31,7 @@ describeEachDialect('console: a study from draft to payment', (dialect) => {
       await ctx().importStudy(PAIR_STUDY);
       const lead = await owner();
       await ctx().storage.db.updateTable('jobs').set({ status: 'draft' }).where('id', '=', 'fixture-pair').execute();
-      expect(json(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', 'platform=prolific&PROLIFIC_PID=early')).error).toBe('STUDY_CLOSED');
+      expect(json(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', 'platform=prolific&PROLIFIC_PID=early')).error).toBe('STUDY_NOT_OPEN_YET');
 
       const { links } = json<{ links: { prolific: string; lab: string } }>(await lead.post('/console/api/jobs/fixture-pair/preview'));
       expect(links.lab).toMatch(/^https:\/\/glimpse\.example\.org\/pvid\/fixture-pair\?platform=nantes&preview=[\w-]{43}$/);
@@ -145,7 +145,11 @@ describeEachDialect('console: a study from draft to payment', (dialect) => {
         const base = server.url;
         expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         const lines = await startupLines(server, null);
-        expect(lines).toEqual(expect.arrayContaining([`Researcher console: ${base}/console`, '    npm run cli -- user add you@example.org', `Lab participant (French wording): ${base}/pvid/fixture-pair?platform=nantes`]));
+        // The lab link carries an e-mail: without it the lab flow skips the consent form (SPEC §4); the lab demo
+        // study is preferred when imported (tests/e2e/lab-demo.spec.ts opens its link up to the form).
+        expect(lines).toEqual(expect.arrayContaining([`Researcher console: ${base}/console`, '    npm run cli -- user add you@example.org']));
+        const lab = lines.indexOf("Lab participant (French wording and consent form; each participant's own e-mail goes in email=):");
+        expect(lines[lab + 1]).toBe(`  ${base}/pvid/fixture-pair?platform=nantes&email=participant@lab.example`);
         expect(lines.some((l) => l.endsWith(`${base}/pvid/fixture-pair`))).toBe(true);
         await addUser(server.storage, 'lead@lab.example');
         const afterAccount = await startupLines(server, 'https://studies.example.org/');

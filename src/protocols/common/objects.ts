@@ -1,7 +1,7 @@
 import { resolveObjectOptions, type ObjectOptions, type ResolvedObjectOptions } from '../../contract/objects.js';
 import { mediaType } from '../../contract/media-types.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
-import type { Canvas } from '../../web/stage/layouts.js';
+import type { Canvas, LayoutOptions } from '../../web/stage/layouts.js';
 import type { StageItem, StepEnd } from '../../web/stage/types.js';
 
 /**
@@ -30,6 +30,43 @@ export function objectOptions(stimulus: PlaylistStimulus, jobObjects: ObjectOpti
  */
 export function objectCanvas(canvas: Canvas): Canvas {
   return { ...canvas, scaling: 'fit' };
+}
+
+/**
+ * The room an answer dialog needs beside or below 3D objects that stay up while it is open (inspect mode), CSS px,
+ * its padding included. The page puts the dialog in the free band the layout leaves (`answerSlot`) and lets it
+ * scroll there rather than spill over an object, so these only decide how much room is kept.
+ */
+export interface DialogRoom {
+  width: number;
+  height: number;
+}
+
+/** A column of level buttons (measured in Chromium: ACR 304 × 314 px, impairment 320 × 339, acceptability 305 × 239). */
+export const LEVELS_DIALOG: DialogRoom = { width: 320, height: 340 };
+/** Two options and Replay (one row: 526 × 107 px; in 320 px, 220 high), then the choice and Submit / Modify (144 high). */
+export const CHOICE_DIALOG: DialogRoom = { width: 320, height: 150 };
+
+/** Space between an object and the dialog beside it, and between the dialog and the window's edge. */
+export const DIALOG_GAP_PX = 16;
+
+/**
+ * Lays out 3D objects with `lay` ('fit'). Under inspection they stay up, turnable, while the answer dialog is open,
+ * so a band is kept free for it (issue 35): on the right (the dialog beside them) or at the bottom (below them),
+ * whichever leaves the objects larger. A turntable has ended (the stage is blank) before its dialog opens: no band.
+ */
+export function layoutObjects<T extends StageItem[]>(
+  canvas: Canvas,
+  options: ResolvedObjectOptions,
+  dialog: DialogRoom,
+  lay: (canvas: Canvas, layout?: LayoutOptions) => T,
+): T {
+  const fitted = objectCanvas(canvas);
+  if (options.mode !== 'inspect') return lay(fitted);
+  const beside = lay(fitted, { keepClear: { right: dialog.width + 2 * DIALOG_GAP_PX } });
+  const below = lay(fitted, { keepClear: { bottom: dialog.height + 2 * DIALOG_GAP_PX } });
+  const width = (items: T) => items[0]?.rect.width ?? 0;
+  return width(below) > width(beside) ? below : beside;
 }
 
 /** The item with its presentation options when its media is a 3D object; other items unchanged. */

@@ -3,6 +3,7 @@ import type { PlaylistStimulus } from '../../contract/playlist.js';
 import type { PresentationStep } from '../../web/stage/types.js';
 import type { ScaleParams } from '../common/levels/LevelResponse.js';
 import type { LevelScale } from '../common/levels/levels.js';
+import { LEVELS_DIALOG } from '../common/objects.js';
 import { pairMedia, pairParams, planPair, type PairParams } from '../pair/plan.js';
 import type { PlanContext } from '../types.js';
 
@@ -42,5 +43,5 @@ export function dsisMedia(stimulus: PlaylistStimulus, params: DsisParams): strin
 }
 
 export function planDsis(stimulus: PlaylistStimulus, ctx: PlanContext<DsisParams>): PresentationStep[] {
-  return planPair(referenceThenImpaired(stimulus), ctx);
+  return planPair(referenceThenImpaired(stimulus), ctx, LEVELS_DIALOG);
 }

@@ -4,7 +4,7 @@ import { layoutOneAfterAnother, layoutQuadruplet, layoutSideBySide, type MediaBo
 import type { PresentationStep, StageItem } from '../../web/stage/types.js';
 import type { ObjectOptions } from '../../contract/objects.js';
 import type { ChoiceLabels } from '../common/choice/ChoiceResponse.js';
-import { objectCanvas, objectEnd, objectEndBeforeNext, objectOptions, showsObjects, withObject } from '../common/objects.js';
+import { CHOICE_DIALOG, layoutObjects, objectEnd, objectEndBeforeNext, objectOptions, showsObjects, withObject, type DialogRoom } from '../common/objects.js';
 import type { PlanContext } from '../types.js';
 
 /** Pair comparison (SPEC §4 "Pair test, per stimulus", §9 timings). Pure functions only. */
@@ -52,7 +52,8 @@ export function pairMedia(stimulus: PlaylistStimulus, params: PairParams): strin
   return [...first, ...second].filter((m) => m !== '');
 }
 
-export function planPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams>): PresentationStep[] {
+/** `dialog`: the room of the answer dialog kept beside objects under inspection (DSIS's is its levels). */
+export function planPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams>, dialog: DialogRoom = CHOICE_DIALOG): PresentationStep[] {
   const { params } = ctx;
   const box = (media: string): MediaBox => ({ media, size: ctx.mediaSize(media) });
   const [first, second] = shownOptions(stimulus, params);
@@ -60,7 +61,7 @@ export function planPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams
   const image = { kind: 'duration', ms: displayMs } as const;
   const video = { kind: 'video-end' } as const;
   const gap: PresentationStep = { label: 'gap', items: [], end: { kind: 'duration', ms: GAP_MS } };
-  if (showsObjects(stimulus) && (params.category === 1 || params.category === 2)) return planObjectPair(stimulus, ctx, first[0]!, second[0]!, gap);
+  if (showsObjects(stimulus) && (params.category === 1 || params.category === 2)) return planObjectPair(stimulus, ctx, first[0]!, second[0]!, gap, dialog);
   const oneAfterAnother = (end: PresentationStep['end']): PresentationStep[] => {
     const [a, b] = layoutOneAfterAnother(ctx.canvas, [box(first[0]!), box(second[0]!)]);
     return [step('A', [a], end), gap, step('B', [b], end)];
@@ -87,13 +88,24 @@ export function planPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams
  * A pair of 3D objects on an image page: side by side, both drawn from one camera (one turntable, or one inspection
  * until the answer); one after another, each from its own start pose, the first for its turn or minimum inspection.
  */
-function planObjectPair(stimulus: PlaylistStimulus, ctx: PlanContext<PairParams>, first: string, second: string, gap: PresentationStep): PresentationStep[] {
+function planObjectPair(
+  stimulus: PlaylistStimulus,
+  ctx: PlanContext<PairParams>,
+  first: string,
+  second: string,
+  gap: PresentationStep,
+  dialog: DialogRoom,
+): PresentationStep[] {
   const options = objectOptions(stimulus, ctx.params.objects);
-  const box = (media: string): MediaBox => ({ media, size: ctx.mediaSize(media) });
+  const pair: [MediaBox, MediaBox] = [{ media: first, size: ctx.mediaSize(first) }, { media: second, size: ctx.mediaSize(second) }];
   if (ctx.params.category === 1) {
-    return [step('AB', layoutSideBySide(objectCanvas(ctx.canvas), [box(first), box(second)]).map((item) => withObject(item, options)), objectEnd(options))];
+    const items = layoutObjects(ctx.canvas, options, dialog, (canvas, layout) => layoutSideBySide(canvas, pair, layout));
+    return [step('AB', items.map((item) => withObject(item, options)), objectEnd(options))];
   }
-  const [a, b] = layoutOneAfterAnother(objectCanvas(ctx.canvas), [box(first), box(second)]).map((item) => withObject(item, options));
+  // Both at one size and place, so the second (inspected while the dialog is up) keeps the first's.
+  const [a, b] = layoutObjects(ctx.canvas, options, dialog, (canvas, layout) => layoutOneAfterAnother(canvas, pair, layout)).map((item) =>
+    withObject(item, options),
+  );
   return [step('A', [a!], objectEndBeforeNext(options, ctx.params.displayMs)), gap, step('B', [b!], objectEnd(options))];
 }
 
@@ -117,6 +129,11 @@ export function pairLabels(stimulus: PlaylistStimulus, params: PairParams): Choi
       : { first: 'leftVideos', last: 'rightVideos', replay: 'replayVideos' };
   }
   if (params.category === 4) return { first: 'firstVideo', last: 'lastVideo', replay: 'replayVideos' };
-  if (showsObjects(stimulus)) return { first: 'firstObject', last: 'lastObject', replay: 'replayObjects' };
+  // Objects side by side are both up at once: left and right, as the side-by-side videos (SPEC §2).
+  if (showsObjects(stimulus)) {
+    return params.category === 1
+      ? { first: 'leftObject', last: 'rightObject', replay: 'replayObjects' }
+      : { first: 'firstObject', last: 'lastObject', replay: 'replayObjects' };
+  }
   return { first: 'firstImage', last: 'lastImage', replay: 'replayImages' };
 }

@@ -1,5 +1,8 @@
 import { lazy, Suspense } from 'react';
+import type { PlaylistStimulus } from '../../contract/playlist.js';
+import { showsObjects } from '../../protocols/common/objects.js';
 import { useGlimpse } from '../flow/StoreContext.js';
+import type { GlimpseState } from '../flow/store.js';
 import { EndScreen } from '../screens/EndScreen.js';
 import { FailEligibility } from '../screens/FailEligibility.js';
 import { FailureScreen } from '../screens/FailureScreen.js';
@@ -25,6 +28,18 @@ export function preloadJourneyScreens(): void {
   void Promise.all([loadEligibility(), loadWelcome(), loadInstructions()]).catch((error: unknown) => console.log('screen preload failed', error));
 }
 
+/**
+ * The instruction image: the protocol's, or its 3D one when the study shows 3D objects (a landscape picture would
+ * tell the participant the wrong thing); none until the playlist tells which, so the image never changes under them.
+ */
+function instructionImageOf(s: GlimpseState): string | undefined {
+  const { instructionImage, objectInstructionImage } = s.protocol;
+  if (objectInstructionImage === undefined) return instructionImage;
+  if (!s.playlist) return undefined;
+  const stimuli = [...s.playlist.stimulis, ...(s.playlist.stimulis_training ?? [])] as PlaylistStimulus[];
+  return stimuli.some(showsObjects) ? objectInstructionImage : instructionImage;
+}
+
 export interface PhaseViewProps {
   /** The protocol's web part, once loaded. */
   protocol: LoadedProtocol | null;
@@ -46,7 +61,7 @@ function PhaseScreen({ protocol, stage }: PhaseViewProps) {
   const flow = useGlimpse((s) => s.flow);
   const job = useGlimpse((s) => s.job);
   const email = useGlimpse((s) => s.query.email);
-  const instructionImage = useGlimpse((s) => s.protocol.instructionImage);
+  const instructionImage = useGlimpse(instructionImageOf);
   const dispatch = useGlimpse((s) => s.dispatch);
   switch (flow.phase) {
     case 'Landing':

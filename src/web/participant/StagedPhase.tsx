@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
+import { DEFAULT_INTERRUPTIONS } from '../../contract/job.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
-import { objectOptions, showsObjects } from '../../protocols/common/objects.js';
+import { DIALOG_GAP_PX } from '../../protocols/common/objects.js';
 import type { StagedModule } from '../../protocols/types.js';
 import { inTraining } from '../flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../flow/StoreContext.js';
@@ -11,6 +12,7 @@ import { KeptAnswerNotice, SaveTrouble } from './SaveTrouble.js';
 import { useStagedTrials, type WindowNeed } from './useStagedTrials.js';
 import { fill } from '../i18n/format.js';
 import { VoteModal } from './VoteModal.js';
+import { answerSlot } from './voteModalPosition.js';
 
 /**
  * The Test phase of a staged protocol: the question band, the waiting messages, the video fallback text and the
@@ -39,7 +41,8 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
   const params = useMemo(() => module.params(job), [module, job]);
   const stimuli = useMemo(() => ((training ? playlist?.stimulis_training : playlist?.stimulis) ?? []) as PlaylistStimulus[], [training, playlist]);
   const onDone = useCallback(() => dispatch({ type: 'TEST_DONE' }), [dispatch]);
-  const run = useStagedTrials({ store, module, params, stimuli, training, stage, scaling: job.scaling, onDone });
+  const interruptions = useMemo(() => ({ mode: job.interruptedTrials ?? DEFAULT_INTERRUPTIONS.mode, replays: job.interruptionReplays ?? DEFAULT_INTERRUPTIONS.replays }), [job]);
+  const run = useStagedTrials({ store, module, params, stimuli, training, stage, scaling: job.scaling, interruptions, onDone });
 
   useEffect(() => {
     if (stimuli.length === 0) onDone();
@@ -48,8 +51,8 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
   const View = module.ResponseView;
   const waiting = !stage || run.status === 'preparing';
   const along = questionAlongTest(job.category_id);
-  // Objects under inspection stay on screen, turnable, while the dialog is up: it must not cover them.
-  const inspecting = run.stimulus !== undefined && showsObjects(run.stimulus) && objectOptions(run.stimulus, job.objects).mode === 'inspect';
+  // Objects under inspection stay on screen, turnable, while the dialog is up: it goes in the band left free for it.
+  const slot = run.heldRects && stage ? answerSlot(stage.clientRect(), run.heldRects, DIALOG_GAP_PX) : null;
   return (
     <>
       {/* Where the trial stands, for tests and logs (not shown). */}
@@ -65,6 +68,11 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
         </p>
       )}
       {run.status === 'window-small' && run.windowNeed && <WindowTooSmall need={run.windowNeed} />}
+      {run.status === 'interrupted' && (
+        <p className="test-message" id="stage-interrupted">
+          {t.stageInterrupted}
+        </p>
+      )}
       {run.mediaError === 'video' && (
         <p className="test-message" id="video-unsupported">
           {t.videoUnsupported}
@@ -77,7 +85,7 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
         }}
       />
       {run.stimulus && (run.status === 'responding' || run.status === 'saving') && (
-        <VoteModal index={run.index} total={stimuli.length} question={along ? null : job.question} belowStimuli={inspecting}>
+        <VoteModal index={run.index} total={stimuli.length} question={along ? null : job.question} slot={slot}>
           <View
             key={`${run.index}-${run.playCount}`}
             params={params}

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DEFAULT_SCALING, type Scaling } from '../../contract/job.js';
+import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import type { StagedModule } from '../../protocols/types.js';
 import { answerPipelineOf } from '../flow/answers.js';
 import { mediaType } from '../flow/mediaLoader.js';
 import type { GlimpseStore } from '../flow/store.js';
 import { createViewsStore } from '../flow/viewsStore.js';
-import { isStageMediaError } from '../stage/errors.js';
+import { isStageInterrupted, isStageMediaError } from '../stage/errors.js';
 import { layoutNeeds } from '../stage/layouts.js';
-import type { PresentationRecord, PresentationStep, StageController } from '../stage/types.js';
+import type { PresentationRecord, PresentationStep, Rect, StageController } from '../stage/types.js';
 
 /**
  * Runs a staged protocol's playlist on the stage, one stimulus at a time (SPEC §4 "Pair test, per stimulus",
@@ -19,8 +19,12 @@ import type { PresentationRecord, PresentationStep, StageController } from '../s
  * object's minInspectMs), and the answer (or a replay) releases it; its camera poses go with the answer (`views`).
  */
 
-/** 'window-small': the stimulus cannot be shown at its scaling in this window; the page asks for a larger one. */
-export type TrialStatus = 'preparing' | 'window-small' | 'playing' | 'responding' | 'saving';
+/**
+ * 'window-small': the stimulus cannot be shown at its scaling in this window; the page asks for a larger one.
+ * 'interrupted': the stage stopped drawing mid-trial (a hidden page, a lost context, another screen); the trial is
+ * played again from its start once drawing is steady.
+ */
+export type TrialStatus = 'preparing' | 'window-small' | 'playing' | 'interrupted' | 'responding' | 'saving';
 
 /** What a window too small for the stimulus needs (CSS px), and the device pixel ratio that makes it so. */
 export interface WindowNeed {
@@ -40,6 +44,11 @@ export interface TrialState {
   playCount: number;
   /** With status 'window-small': the window the stimulus needs. */
   windowNeed?: WindowNeed;
+  /**
+   * Where the objects of a step held until the answer (inspect) are on the stage, from its onset until the next
+   * stimulus or a replay: the answer view must stay clear of them (they are still up, turnable, while it is open).
+   */
+  heldRects?: Rect[];
 }
 
 export interface StagedTrials extends TrialState {
@@ -57,6 +66,8 @@ interface RunnerInput {
   stage: StageController | null;
   /** The study's `scaling` (absent: the default, 'integer'). */
   scaling?: Scaling;
+  /** What an interrupted trial gets (job `interruptedTrials`, `interruptionReplays`). */
+  interruptions?: InterruptionPolicy;
   onDone(): void;
 }
 
@@ -95,7 +106,7 @@ function answerOpensAfter(step: PresentationStep | undefined): number | null {
 
 const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
 
-export function useStagedTrials({ store, module, params, stimuli, training, stage, scaling = DEFAULT_SCALING, onDone }: RunnerInput): StagedTrials {
+export function useStagedTrials({ store, module, params, stimuli, training, stage, scaling = DEFAULT_SCALING, interruptions = DEFAULT_INTERRUPTIONS, onDone }: RunnerInput): StagedTrials {
   // A resumed session goes on after the answered stimuli (flow.resumeAt); training always starts at its first.
   const [state, setState] = useState<TrialState>(() => ({ ...FIRST, index: training ? 0 : store.getState().flow.resumeAt }));
   /** The records of every play of the current stimulus (the first, then each replay). */
@@ -106,6 +117,8 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
   const held = useRef<Promise<unknown> | null>(null);
   /** A replay was asked while a held step was up: its end must not reopen the answer view. */
   const replayAsked = useRef(false);
+  /** The current stimulus's plays the stage interrupted. */
+  const interrupted = useRef(0);
   const views = useRef(createViewsStore()).current;
   const stimulus = stimuli[state.index];
 
@@ -120,11 +133,14 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
   }, []);
 
   // Present the stimulus whenever a new play is asked for (new index or replay): status preparing/playing.
-  const { index, playCount } = state;
+  const { index, playCount, nbReplay } = state;
+  const policy = useRef(interruptions);
+  policy.current = interruptions;
   useEffect(() => {
     if (!stage || !stimulus) return;
     const abort = new AbortController();
-    const replay = playCount > 0;
+    // A replay the participant asked for (an interrupted play is played again as it was).
+    const replay = nbReplay > 0;
     let answerTimer: ReturnType<typeof setTimeout> | undefined;
     replayAsked.current = false;
     void (async () => {
@@ -146,24 +162,43 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
           if (abort.signal.aborted) return;
           steps = plan();
         }
-        setState((s) => ({ ...s, status: 'playing', windowNeed: undefined }));
+        // After an interruption, its message stays up until the replay draws its first step.
+        setState((s) => ({ ...s, status: s.status === 'interrupted' ? 'interrupted' : 'playing', windowNeed: undefined }));
         const playing = stage.play(steps, {
           signal: abort.signal,
           onOnset: (i) => {
+            if (i === 0) setState((s) => (s.status === 'interrupted' ? { ...s, status: 'playing' } : s));
             const wait = answerOpensAfter(steps[i]);
             if (wait === null) return;
             held.current = playing.catch(() => undefined);
-            answerTimer = setTimeout(() => setState((s) => (s.status === 'playing' ? { ...s, status: 'responding' } : s)), wait);
+            const heldRects = steps[i]!.items.map((item) => item.rect);
+            answerTimer = setTimeout(() => setState((s) => (s.status === 'playing' ? { ...s, status: 'responding', heldRects } : s)), wait);
           },
           onCameraPose: (sample) => views.getState().append(playCount, sample),
         });
         plays.current.push(await playing);
       } catch (error) {
         if (abort.signal.aborted) return;
-        console.log('the stimulus could not be shown', error);
-        if (isStageMediaError(error)) plays.current.push(error.records);
-        mediaError = failedKind(error);
-        failure.current = error instanceof Error ? error.message : String(error);
+        if (isStageInterrupted(error)) {
+          // What was drawn before it goes with the answer (its last record names the interruption).
+          if (error.records.length > 0) plays.current.push(error.records);
+          interrupted.current += 1;
+          held.current = null;
+          clearTimeout(answerTimer);
+          const { mode, replays } = policy.current;
+          if (mode === 'replay' && interrupted.current <= replays) {
+            console.log(`the stage was interrupted (${error.interruption}): playing the stimulus again`);
+            setState((s) => ({ ...s, status: 'interrupted', playCount: s.playCount + 1, heldRects: undefined }));
+            return;
+          }
+          // Not played through: answered, and excluded as a technical fault by the quality rules (mediaError).
+          failure.current = `interrupted ${interrupted.current} times (last: ${error.interruption}); ${mode === 'replay' ? `${replays} replays` : 'the study skips interrupted trials'}`;
+        } else {
+          console.log('the stimulus could not be shown', error);
+          if (isStageMediaError(error)) plays.current.push(error.records);
+          mediaError = failedKind(error);
+          failure.current = error instanceof Error ? error.message : String(error);
+        }
       }
       held.current = null;
       clearTimeout(answerTimer);
@@ -174,7 +209,7 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
       clearTimeout(answerTimer);
       abort.abort();
     };
-  }, [stage, stimulus, index, playCount, module, params, views]);
+  }, [stage, stimulus, index, playCount, nbReplay, module, params, views]);
 
   /** Ends a held step (inspect) and waits for its records; nothing to wait for otherwise. */
   const releaseHeld = useCallback(async () => {
@@ -187,6 +222,7 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
   const advance = useCallback(() => {
     plays.current = [];
     failure.current = null;
+    interrupted.current = 0;
     views.getState().reset();
     if (state.index + 1 >= stimuli.length) {
       onDone();
@@ -225,7 +261,7 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
     if (state.status !== 'responding' || replayAsked.current) return;
     failure.current = null;
     replayAsked.current = true;
-    void releaseHeld().then(() => setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1 })));
+    void releaseHeld().then(() => setState((s) => ({ ...s, status: 'playing', nbReplay: s.nbReplay + 1, mediaError: null, playCount: s.playCount + 1, heldRects: undefined })));
   }, [state.status, releaseHeld]);
 
   return { ...state, stimulus, answer, replay };

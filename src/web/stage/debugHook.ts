@@ -46,6 +46,8 @@ export interface GlimpseStageDebug {
   measureRender(on: boolean): number[];
   /** 3D: the camera pose of the objects on screen as last drawn, with the refreshes since their onset; else null. */
   readonly objectPose: (CameraPose & { frame: number }) | null;
+  /** 3D: where the objects on screen are drawn now (canvas CSS px); empty when none is (a turntable has ended). */
+  readonly objectRects: Rect[];
 }
 
 declare global {

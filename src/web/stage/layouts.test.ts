@@ -91,6 +91,36 @@ describe('pair layouts', () => {
   });
 });
 
+describe('keepClear: a band the media leave free for the page (the dialog beside 3D objects)', () => {
+  const square = (media: string): MediaBox => ({ media, size: { width: 1024, height: 1024 } });
+  const stage = { width: 1366, height: 688 };
+
+  it('a band the centred media already leave free changes nothing', () => {
+    expect(layoutSingle(stage, square('A'), { keepClear: { right: 352 } })).toEqual(layoutSingle(stage, square('A')));
+  });
+
+  it('centred, pushed left just out of the band when it reaches into it, at the same size while the height limits it', () => {
+    const canvas = { width: 1280, height: 640 };
+    expect(layoutSingle(canvas, square('A')).rect).toEqual({ x: 336, y: 16, width: 608, height: 608 });
+    expect(layoutSingle(canvas, square('A'), { keepClear: { right: 352 } }).rect).toEqual({ x: 320, y: 16, width: 608, height: 608 });
+  });
+
+  it('shrinks the media to what the band leaves: side by side on the right, below, one after another', () => {
+    const [a, b] = layoutSideBySide(stage, [square('A'), square('B')], { keepClear: { right: 352 } });
+    expect(b.rect.x + b.rect.width).toBeLessThanOrEqual(stage.width - 352);
+    expect([a.rect.width, b.rect.width, a.rect.x]).toEqual([491, 491, 16]);
+    const [c, d] = layoutSideBySide(stage, [square('A'), square('B')], { keepClear: { bottom: 182 } });
+    expect([c.rect.y + c.rect.height, d.rect.y + d.rect.height]).toEqual([506, 506]);
+    // Still centred across: the band is only at the bottom.
+    expect(c.rect.x - 16).toBe(stage.width - 16 - (d.rect.x + d.rect.width));
+    const [e, f] = layoutOneAfterAnother(stage, [square('A'), square('B')], { keepClear: { bottom: 400 } });
+    expect([e.rect, f.rect]).toEqual([
+      { x: 547, y: 16, width: 272, height: 272 },
+      { x: 547, y: 16, width: 272, height: 272 },
+    ]);
+  });
+});
+
 describe('single, quadruplet, triplet', () => {
   it('single: centred', () => {
     expect(layoutSingle({ width: 800, height: 600 }, small('A'), { margin: 0 }).rect).toEqual({ x: 240, y: 210, width: 320, height: 180 });

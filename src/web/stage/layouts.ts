@@ -52,6 +52,12 @@ export interface LayoutOptions {
   topBand?: number;
   /** Allow drawing media larger than their natural size. Default false: quality studies avoid upscaling. */
   allowUpscale?: boolean;
+  /**
+   * Bands along the canvas's right or bottom edge (CSS px, margin included) the media must leave free: the page puts
+   * something there (the answer dialog beside 3D objects that stay up while it is open). The media are fitted in
+   * what is left, then centred in the whole content area and pushed back out of the band. 'fit' layouts only.
+   */
+  keepClear?: { right?: number; bottom?: number };
 }
 
 const DEFAULT_MARGIN = 16;
@@ -66,6 +72,21 @@ export function contentArea(canvas: Size, options: LayoutOptions = {}): Rect {
     y: topBand + margin,
     width: Math.max(0, canvas.width - 2 * margin),
     height: Math.max(0, canvas.height - topBand - 2 * margin),
+  };
+}
+
+/** The content area less the `keepClear` bands: where media may be fitted. */
+function clearArea(area: Rect, canvas: Size, options: LayoutOptions): Rect {
+  const right = Math.max(0, area.x + area.width - (canvas.width - (options.keepClear?.right ?? 0)));
+  const bottom = Math.max(0, area.y + area.height - (canvas.height - (options.keepClear?.bottom ?? 0)));
+  return { ...area, width: Math.max(0, area.width - right), height: Math.max(0, area.height - bottom) };
+}
+
+/** Top-left of a `size` block centred in `area`, moved left / up as little as keeps it inside `clear`. */
+function centredClear(size: Size, area: Rect, clear: Rect): { x: number; y: number } {
+  return {
+    x: Math.max(clear.x, Math.min(area.x + Math.round((area.width - size.width) / 2), clear.x + clear.width - size.width)),
+    y: Math.max(clear.y, Math.min(area.y + Math.round((area.height - size.height) / 2), clear.y + clear.height - size.height)),
   };
 }
 
@@ -96,18 +117,18 @@ export function layoutGrid(canvas: Canvas, items: MediaBox[], rows: number, cols
   if (exact) return exactGrid(canvas, exact, items, rows, cols, options);
   const gap = options.gap ?? DEFAULT_GAP;
   const area = contentArea(canvas, options);
+  const clear = clearArea(area, canvas, options);
   const natural = tracksOf(items, rows, cols, 1, gap);
   const scale = Math.max(
     0,
     Math.min(
-      (area.width - gap * (cols - 1)) / sum(natural.cols),
-      (area.height - gap * (rows - 1)) / sum(natural.rows),
+      (clear.width - gap * (cols - 1)) / sum(natural.cols),
+      (clear.height - gap * (rows - 1)) / sum(natural.rows),
       options.allowUpscale ? Infinity : 1,
     ),
   );
   const tracks = tracksOf(items, rows, cols, scale, gap, Math.round);
-  const grid = extent(tracks);
-  const origin = { x: area.x + Math.round((area.width - grid.width) / 2), y: area.y + Math.round((area.height - grid.height) / 2) };
+  const origin = centredClear(extent(tracks), area, clear);
   const sizes = items.map((item) => ({ width: Math.round(item.size.width * scale), height: Math.round(item.size.height * scale) }));
   return placeGrid(sizes, cols, tracks, origin, Math.round).map((rect, i) => ({ media: items[i].media, rect }));
 }
@@ -216,19 +237,20 @@ export function layoutOneAfterAnother(canvas: Canvas, pair: [MediaBox, MediaBox]
   // Exact: one scale k for both by construction, each centred on its own.
   if (exactScaling(canvas)) return [layoutGrid(canvas, [pair[0]], 1, 1, options)[0], layoutGrid(canvas, [pair[1]], 1, 1, options)[0]];
   const area = contentArea(canvas, options);
+  const clear = clearArea(area, canvas, options);
   const scale = Math.max(
     0,
     Math.min(
       ...pair.map((item) => {
         assertSize(item.size);
-        return Math.min(area.width / item.size.width, area.height / item.size.height);
+        return Math.min(clear.width / item.size.width, clear.height / item.size.height);
       }),
       options.allowUpscale ? Infinity : 1,
     ),
   );
   const place = (item: MediaBox): StageItem => {
-    const scaled = { width: item.size.width * scale, height: item.size.height * scale };
-    return { media: item.media, rect: fitRect(scaled, area, false) };
+    const size = { width: Math.round(item.size.width * scale), height: Math.round(item.size.height * scale) };
+    return { media: item.media, rect: { ...centredClear(size, area, clear), ...size } };
   };
   return [place(pair[0]), place(pair[1])];
 }

@@ -3,7 +3,7 @@ import { layoutSingle } from '../../../web/stage/layouts.js';
 import type { PresentationStep } from '../../../web/stage/types.js';
 import type { PairParams } from '../../pair/plan.js';
 import type { PlanContext } from '../../types.js';
-import { isModel, objectCanvas, objectEnd, objectOptions, withObject } from '../objects.js';
+import { isModel, layoutObjects, LEVELS_DIALOG, objectEnd, objectOptions, withObject } from '../objects.js';
 
 /**
  * Single-stimulus presentation (ACR, acceptability; SPEC §4 "Single-stimulus rating"): one media centred.
@@ -29,12 +29,14 @@ export function singleMedia(stimulus: PlaylistStimulus): string[] {
 
 export function planSingle(stimulus: PlaylistStimulus, ctx: PlanContext<SingleParams>): PresentationStep[] {
   const media = singleSource(stimulus);
-  const item = layoutSingle(isModel(media) ? objectCanvas(ctx.canvas) : ctx.canvas, { media, size: ctx.mediaSize(media) });
+  const box = { media, size: ctx.mediaSize(media) };
   if (isModel(media)) {
-    // A 3D object on any single-stimulus page: its turntable, or the inspection until the answer.
+    // A 3D object on any single-stimulus page: its turntable, or the inspection until the answer (the levels beside it).
     const options = objectOptions(stimulus, ctx.params.objects);
-    return [{ label: 'S', items: [withObject(item, options)], end: objectEnd(options) }];
+    const [item] = layoutObjects(ctx.canvas, options, LEVELS_DIALOG, (canvas, layout) => [layoutSingle(canvas, box, layout)]);
+    return [{ label: 'S', items: [withObject(item!, options)], end: objectEnd(options) }];
   }
+  const item = layoutSingle(ctx.canvas, box);
   switch (ctx.params.category) {
     case 1:
     case 2:

@@ -83,9 +83,11 @@ describe('eligibility rules', () => {
     const r = byId(checkEligibility(input({ screen: { width: 1024, height: 768 }, job: { ...input().job, targetScreenSizeHeight: 1080, targetScreenSizeWidth: 1920 } }), en));
     expect(r.minSize!.pass).toBe(false);
     expect(r.minSize!.message).toBe('Please use a larger screen than the current one at 768x1024. Targeted minimum size is 1080x1920.');
-    // The size shown next to the check is in the message's order, and says which number is which.
-    expect(r.minSize!.value).toBe('768x1024, height x width');
-    expect(byId(checkEligibility(input({ screen: { width: 1024, height: 768 } }), fr)).minSize!.value).toBe('768x1024, hauteur x largeur');
+    // Next to each check: the screen, width first, said so, and the study's target beside it (issue 35).
+    expect(r.minSize!.value).toBe('width × height: 1024 × 768, at least 1920 × 1080');
+    expect(r.maxSize!.value).toBe('width × height: 1024 × 768, at most 3840 × 2160');
+    const french = byId(checkEligibility(input({ screen: { width: 1024, height: 768 } }), fr));
+    expect([french.minSize!.value, french.maxSize!.value]).toEqual(['largeur × hauteur : 1024 × 768, au moins 1280 × 720', 'largeur × hauteur : 1024 × 768, au plus 3840 × 2160']);
     expect(r.maxSize!.pass).toBe(true);
   });
 
@@ -106,13 +108,17 @@ describe('eligibility rules', () => {
     const swapped = byId(checkEligibility(input({ screen: phone, job, swapSizes: true }), en));
     expect(swapped.minSize!.pass).toBe(true);
     expect(swapped.maxSize!.pass).toBe(true);
+    // The target shown is the one checked: the job's, swapped.
+    expect(swapped.minSize!.value).toBe('width × height: 390 × 844, at least 360 × 640');
     const small = byId(checkEligibility(input({ screen: { width: 300, height: 600 }, job, swapSizes: true }), en));
     expect(small.minSize!.message).toBe('Please use a larger screen than the current one at 600x300. Targeted minimum size is 640x360.');
   });
 
   it('treats a zero maximum as no limit', () => {
     const job = { ...input().job, maxScreenSizeHeight: 0, maxScreenSizeWidth: 0 };
-    expect(byId(checkEligibility(input({ screen: { width: 7680, height: 4320 }, job }), en)).maxSize!.pass).toBe(true);
+    expect(byId(checkEligibility(input({ screen: { width: 7680, height: 4320 }, job }), en)).maxSize).toMatchObject({ pass: true, value: 'width × height: 7680 × 4320, no maximum' });
+    const wide = byId(checkEligibility(input({ screen: { width: 7680, height: 1080 }, job: { ...job, maxScreenSizeHeight: 1440 } }), en)).maxSize!;
+    expect(wide).toMatchObject({ pass: true, value: 'width × height: 7680 × 1080, at most ∞ × 1440' });
   });
 
   it('checks the page zoom', () => {
@@ -156,7 +162,7 @@ describe('screen sizes in device pixels (README "Pixel-exact stimuli")', () => {
   const hd = { ...input().job, targetScreenSizeHeight: 1080, targetScreenSizeWidth: 1920 };
   it('a 1920×1080 panel at 125 % display scaling (screen 1536×864) passes a 1920×1080 minimum, shown in device pixels', () => {
     const r = byId(checkEligibility(input({ screen: { width: 1536, height: 864 }, pixelRatio: 1.25, job: hd }), en));
-    expect(r.minSize).toEqual({ id: 'minSize', value: '1080x1920, height x width', pass: true, message: null });
+    expect(r.minSize).toEqual({ id: 'minSize', value: 'width × height: 1920 × 1080, at least 1920 × 1080', pass: true, message: null });
   });
 
   it('the same screen at 100 % scaling is 1536×864 device pixels and is refused', () => {

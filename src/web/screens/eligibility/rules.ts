@@ -120,7 +120,13 @@ export function checkEligibility(input: EligibilityInput, t: Strings): CheckResu
   const minPass = screen.height >= min.th && screen.width >= min.tw;
   const maxPass = (max.th === 0 || screen.height <= max.th) && (max.tw === 0 || screen.width <= max.tw);
   const zoomPass = Math.abs(input.zoom - 100) <= ZOOM_TOLERANCE_PERCENT;
-  const sizeText = fill(t.eligibilitySizeValue, current);
+  // The screen next to its target, width first; a zero maximum dimension has no limit (∞).
+  const minText = fill(t.eligibilityMinSizeValue, { ...current, ...min });
+  const unlimited = (n: number) => (n === 0 ? '∞' : n);
+  const maxText =
+    max.th === 0 && max.tw === 0
+      ? fill(t.eligibilityMaxSizeNone, current)
+      : fill(t.eligibilityMaxSizeValue, { ...current, th: unlimited(max.th), tw: unlimited(max.tw) });
   return [
     {
       id: 'browser',
@@ -134,8 +140,8 @@ export function checkEligibility(input: EligibilityInput, t: Strings): CheckResu
       pass: oses.includes(os),
       message: oses.includes(os) ? null : fill(t.eligibilityOsFail, { list: oses.join(', ') }),
     },
-    { id: 'maxSize', value: sizeText, pass: maxPass, message: maxPass ? null : fill(t.eligibilityMaxFail, { ...current, ...max }) },
-    { id: 'minSize', value: sizeText, pass: minPass, message: minPass ? null : fill(t.eligibilityMinFail, { ...current, ...min }) },
+    { id: 'maxSize', value: maxText, pass: maxPass, message: maxPass ? null : fill(t.eligibilityMaxFail, { ...current, ...max }) },
+    { id: 'minSize', value: minText, pass: minPass, message: minPass ? null : fill(t.eligibilityMinFail, { ...current, ...min }) },
     { id: 'zoom', value: `${input.zoom}%`, pass: zoomPass, message: zoomPass ? null : fill(t.eligibilityZoomFail, { zoom: input.zoom }) },
     ...refreshCheck(job.minRefreshHz, input.refreshMs, t),
   ];
