@@ -9,7 +9,7 @@ function sources(dir: string): Array<{ file: string; text: string }> {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sources(path);
-    if (!/\.(ts|tsx)$/.test(name) || /\.test\.tsx?$/.test(name)) return [];
+    if (!/\.(ts|tsx|mjs)$/.test(name) || /\.test\.tsx?$/.test(name)) return [];
     return [{ file: relative(process.cwd(), path), text: readFileSync(path, 'utf8') }];
   });
 }
@@ -40,6 +40,21 @@ describe('architecture', () => {
   it('only src/web/stage imports PixiJS', () => {
     const web = [...sources('src/web'), ...sources('src/protocols')];
     expect(offenders(web.filter((f) => !f.file.startsWith('src/web/stage/')), /from '(pixi\.js|@pixi\/react)'/)).toEqual([]);
+  });
+
+  // The stage is the only code that draws or decodes (README "Project layout"): three.js shares its WebGL context,
+  // WebCodecs decodes its clips. mediabunny reads containers in the stage and, on the server, in the importer.
+  it('only src/web/stage imports three.js or uses WebCodecs', () => {
+    const web = [...sources('src/web'), ...sources('src/protocols')].filter((f) => !f.file.startsWith('src/web/stage/'));
+    expect(offenders(web, /from 'three(\/[^']*)?'/)).toEqual([]);
+    expect(offenders(web, /\b(VideoDecoder|VideoFrame|EncodedVideoChunk|VideoEncoder|AudioDecoder|ImageDecoder)\b/)).toEqual([]);
+    expect(offenders(sources('src/server'), /from 'three(\/[^']*)?'|\bVideoDecoder\b/)).toEqual([]);
+  });
+
+  it('mediabunny is read by the stage and the importer only', () => {
+    const all = [...sources('src'), ...sources('scripts')];
+    const allowed = (file: string) => file.startsWith('src/web/stage/') || file.startsWith('src/server/study/');
+    expect(offenders(all.filter((f) => !allowed(f.file)), /from 'mediabunny'/)).toEqual([]);
   });
 
   it('protocol definitions stay light: no React, PixiJS, Node or schema library in their index.ts', () => {
