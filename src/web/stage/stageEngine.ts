@@ -378,9 +378,9 @@ export class StageEngine implements StageController {
     let finished: ActiveRun | null = null;
     this.interruptions.frame(frame);
     const resized = this.applyPendingSize();
-    // A new size or refresh rate in the middle of a play: what was laid out and timed for the old one is not what
-    // is shown now (a window moved to another screen).
-    if (this.run && (resized || this.clock.refreshChanges.length > this.run.refreshChanges)) this.interruptions.displayChanged();
+    // A new size or refresh rate while a step is on screen: what was laid out and timed for the old one is not what
+    // is shown now (a window moved to another screen). Before the first onset, the play simply starts on the new one.
+    if (this.run && this.run.step >= 0 && (resized || this.clock.refreshChanges.length > this.run.refreshChanges)) this.interruptions.displayChanged();
     const run = this.run;
     let videoChanged = false;
     let bubbleVideoChanged = false;
@@ -395,6 +395,8 @@ export class StageEngine implements StageController {
         if (change.ended !== null) this.stopVideos(run, run.sequencer.records[change.ended]);
         if (change.kind === 'show') {
           const step = run.steps[change.index];
+          // A change of rate adopted before the first onset is the rate the play is timed at.
+          if (run.step < 0) run.refreshChanges = this.clock.refreshChanges.length;
           run.step = change.index;
           this.show(step.items);
           this.recordDrawn(run.sequencer.records[change.index], step.items);

@@ -128,10 +128,11 @@ function expectRecordIsCapture(record: PresentationRecord, video: VideoFrameReco
   });
   expect(video.skips ?? []).toEqual(skipped);
   expect(video.repeats ?? []).toEqual(repeats);
-  // The step lasted what the screen showed of the clip, onset to offset (rAF timestamps coarsened to 0.1 ms). (Not
-  // record.shownFrames: it divides by the measured period, whose coarsening issue 23 is about.)
+  // The step lasted what the screen showed of the clip, onset to offset. rAF timestamps are coarsened to 0.1 ms with
+  // jitter: each may land on either neighbouring step, so a difference of two is within two steps (CI saw 0.144 ms
+  // against the 0.11 this allowed). (Not record.shownFrames: it divides by the measured period, issue 23.)
   const refreshes = clip.reduce((n, s) => n + s.refreshes, 0);
-  expect(Math.abs(record.offsetMs - record.onsetMs - refreshes * periodMs)).toBeLessThanOrEqual(0.11);
+  expect(Math.abs(record.offsetMs - record.onsetMs - refreshes * periodMs)).toBeLessThanOrEqual(0.2);
   expect(video.firstOnsetMs).toBe(record.onsetMs);
   expect(video.lastOffsetMs).toBe(record.offsetMs);
 }
