@@ -5,7 +5,7 @@ import { send, sleep, type Answer } from '../shared/measure.js';
 /**
  * One simulated participant of bench:launch: a sequential client sending what the page sends, in the page's order
  * (src/web/flow/journey.ts): the page and its scripts (index.html, the entry files it names, then the chunks the
- * journey loads lazily), the job, the browser check, the playlist, every media file once, then per stimulus a
+ * journey loads lazily), the job, the browser check, the visit, the playlist (the session), every media file once, then per stimulus a
  * think time and the answer with its timing envelope (a bubble participant first posts the play's mouse log,
  * 100–500 KB), and at the end the session logs and the code together. Every request is recorded with its route.
  * Its requests go over kept connections, as a browser's do.
@@ -87,7 +87,12 @@ async function journey(j: Journey, browser: Agent): Promise<Outcome> {
   if ((await call('job', `/api/jobs/${j.jobId}`)).status !== 200) return { jobId: j.jobId, requests, acknowledged, completedAt: null };
   const bcheck = await call('bcheck', '/api/bchecks/', { method: 'POST', body: BCHECK });
   const bcheckId = bcheck.status === 201 ? (JSON.parse(bcheck.body) as { id: number }).id : null;
-  const playlistAnswer = await call('playlist', `/api/${j.playlistPath}/${j.jobId}?platform=prolific&PROLIFIC_PID=${j.pid}&STUDY_ID=launch&SESSION_ID=${j.pid}${bcheckId ? `&bcheckId=${bcheckId}` : ''}`);
+  const query = `platform=prolific&PROLIFIC_PID=${j.pid}&STUDY_ID=launch&SESSION_ID=${j.pid}${bcheckId ? `&bcheckId=${bcheckId}` : ''}`;
+  // The visit while the eligibility checks are read, then the session on Continue (README "Participant continuity").
+  const visitAnswer = await call('visit', `/api/visits/${j.jobId}?${query}`, { method: 'POST' });
+  if (visitAnswer.status !== 201) return { jobId: j.jobId, requests, acknowledged, completedAt: null };
+  const visit = (JSON.parse(visitAnswer.body) as { visit: string }).visit;
+  const playlistAnswer = await call('playlist', `/api/${j.playlistPath}/${j.jobId}?${query}&visit=${visit}`);
   if (playlistAnswer.status !== 200) return { jobId: j.jobId, requests, acknowledged, completedAt: null };
   const playlist = JSON.parse(playlistAnswer.body) as { session_id: number; sessionToken: string; mediaRessources: string[]; stimulis: Array<{ stimuliId?: number; stimuli_id?: number; source?: string; sourceA?: { source: string } }> };
   for (const media of playlist.mediaRessources) await call('media', `/resmedias/${media.split('/').map(encodeURIComponent).join('/')}`);

@@ -51,4 +51,16 @@ export interface PlaylistResponse<S = unknown> {
   answered_stimuli?: number[];
 }
 
+/**
+ * Extension (README "Participant continuity"): the answer of POST /api/visits/{id}, made when the page shows the
+ * eligibility checks. Nothing is held for a visitor; the playlist call made once the checks are passed starts the
+ * session (and is sent `visit` to mark this visit started).
+ */
+export interface VisitResponse {
+  /** The visit logged for a new visitor; null when none was (a session to resume, a researcher's or MTurk preview). */
+  visit: string | null;
+  /** This participant has an unfinished session of the job: the playlist call gives it back at once. */
+  resumable: boolean;
+}
+
 export { RESUME_TOKEN_HEADER } from './headers.js';

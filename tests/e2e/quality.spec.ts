@@ -153,9 +153,10 @@ test('a straight-liner is rejected with reasons in words, a careful participant 
   expect(playlist.playlistId).toBe(straight.playlist.playlistId);
 
   // Every playlist now has its observer (included, or running): the next participant is told the study is full
-  // as soon as the playlist is asked for (on the eligibility screen, once the checks pass).
+  // when their session would start (Continue on the eligibility screen: a visit holds no place, issue 35).
   const fourth = await browser.newPage();
   await fourth.goto(participant.linkTo(JOB, { PROLIFIC_PID: `f${participant.pid}` }));
+  await fourth.getByRole('button', { name: 'Continue' }).click();
   await expect(fourth.locator('#fail-studyFull h1')).toHaveText(
     'This study is full: it already has all the participants it needs. Thank you for your interest. Please return your submission without completing it.',
   );

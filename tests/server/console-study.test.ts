@@ -7,7 +7,7 @@ import { cli, useCliEnvironment } from '../../testkit/cli.js';
 import { addUser, multipartBody, signIn, zipFolder, type ConsoleClient } from '../../testkit/console.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { BCHECK, takeTest } from '../../testkit/participants.js';
-import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
+import { getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { jobFields, PAIR_STUDY, writeStudy } from '../../testkit/studies.js';
 
 /**
@@ -27,6 +27,23 @@ describeEachDialect('console: a study from draft to payment', (dialect) => {
   const setStatus = (client: ConsoleClient, status: 'open' | 'paused' | 'closed') => client.post('/console/api/jobs/fixture-pair/status', { status, confirm: true });
 
   describe('previews', () => {
+    it('ends a preview session with its link: once the link expires, its answers get 403 PREVIEW_EXPIRED and nothing is stored (issue 34)', async () => {
+      await ctx().importStudy(PAIR_STUDY);
+      const lead = await owner();
+      const { links } = json<{ links: { prolific: string } }>(await lead.post('/console/api/jobs/fixture-pair/preview'));
+      const playlist = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', new URL(links.prolific).search.slice(1)));
+      const [first, second] = playlist.stimulis;
+      expect((await postJson(ctx().app, '/api/ratings/', ratingBody(playlist, first!.stimuliId))).statusCode).toBe(201);
+      const link = await ctx().storage.db.selectFrom('preview_links').select('expires_at').executeTakeFirstOrThrow();
+      expect(await ctx().storage.db.selectFrom('sessions').select('preview_until').where('id', '=', playlist.session_id!).executeTakeFirst()).toEqual({ preview_until: link.expires_at });
+      // The link expires (as 24 hours later).
+      await ctx().storage.db.updateTable('preview_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+      await ctx().storage.db.updateTable('sessions').set({ preview_until: new Date(Date.now() - 1000).toISOString() }).where('preview', '=', 1).execute();
+      const late = await postJson(ctx().app, '/api/ratings/', ratingBody(playlist, second!.stimuliId));
+      expect([late.statusCode, json(late)]).toEqual([403, { error: 'PREVIEW_EXPIRED', message: 'this preview session ended with its link: ask the console for a new one' }]);
+      expect(await ctx().storage.db.selectFrom('ratings').select('stimulus_id').execute()).toEqual([{ stimulus_id: first!.stimuliId }]);
+    });
+
     it('runs a draft as a participant in a marked session that counts in no balance, statistic, screening nor export unless asked', async () => {
       await ctx().importStudy(PAIR_STUDY);
       const lead = await owner();

@@ -154,7 +154,9 @@ describeEachDialect('researcher console', (dialect) => {
       const res = await upload(await zipFolder(good));
       expect([res.statusCode, json(res)]).toEqual([200, expect.objectContaining({ jobId: 'zipped', status: 'created', mediaCopied: 2 })]);
       expect(json(await owner.get('/console/api/jobs/zipped')).stats.status).toBe('draft');
-      expect(json(await getPlaylist(ctx().app, '/api/getrandomtasks/zipped')).error).toBe('STUDY_CLOSED');
+      // A draft is not over, it has not begun (issue 35): its link says so, not "closed".
+      const draft = await getPlaylist(ctx().app, '/api/getrandomtasks/zipped');
+      expect([draft.statusCode, json(draft).error, json(draft).message]).toEqual([403, 'STUDY_NOT_OPEN_YET', 'this study is not open yet: its researchers try it with a preview link from the console']);
       // The same study again is a re-import (unchanged), not a second job.
       expect(json(await upload(await zipFolder(good))).status).toBe('unchanged');
 

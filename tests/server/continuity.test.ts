@@ -91,6 +91,51 @@ describeEachDialect('participant continuity', (dialect) => {
     expect([done.status, done.body.error]).toEqual([403, 'ALREADY_COMPLETED']);
   });
 
+  // Issue 35: a browser shared by several people (a lab PC) keeps the token of whoever used it last.
+  for (const [platform, idOf] of [
+    ['prolific', (who: string) => `PROLIFIC_PID=${who}&STUDY_ID=S1&SESSION_ID=X${who}`],
+    ['mturk', (who: string) => `workerId=${who}&assignmentId=A${who}&hitId=H1`],
+    ['nantes', (who: string) => `email=${who}%40lab.example`],
+  ] as const) {
+    it(`on a shared computer (${platform}) the next participant's own id decides: the token left by another is ignored`, async () => {
+      await ctx().importStudy(PAIR_STUDY);
+      const first = (await playlist(`platform=${platform}&${idOf('first')}`)).body as GenericPlaylist;
+      const kept = { [RESUME_TOKEN_HEADER]: first.sessionToken! };
+      // While the first is halfway, the next person does not take over their session...
+      const next = await playlist(`platform=${platform}&${idOf('next')}`, kept);
+      expect([next.status, next.body.resumed]).toEqual([200, false]);
+      expect(next.body.session_id).not.toBe(first.session_id);
+      await complete(first);
+      // ... and once it is completed, is neither refused as "already completed" at the visit nor at the start.
+      const visit = await ctx().app.inject({ method: 'POST', url: `/api/visits/fixture-pair?platform=${platform}&${idOf('third')}`, headers: kept });
+      expect([visit.statusCode, json(visit).resumable]).toEqual([201, false]);
+      const third = await playlist(`platform=${platform}&${idOf('third')}`, kept);
+      expect([third.status, third.body.resumed]).toEqual([200, false]);
+      expect(new Set([first.session_id, next.body.session_id, third.body.session_id]).size).toBe(3);
+      // The first person's own id is still refused, and so is a link without an id in that browser (the token applies).
+      for (const query of [`platform=${platform}&${idOf('first')}`, `platform=${platform}`]) {
+        const again = await playlist(query, kept);
+        expect([again.status, again.body.error]).toEqual([403, 'ALREADY_COMPLETED']);
+      }
+      const ids = await ctx().storage.db.selectFrom('session_identities').select(['session_id', 'participant_key']).orderBy('session_id').execute();
+      expect(ids.map((i) => i.participant_key)).toEqual(['first', 'next', 'third'].map((who) => `${platform}:${platform === 'nantes' ? `${who}@lab.example` : who}`));
+    });
+  }
+
+  it('tells the next participant on a shared computer that a paused study is paused, not that they completed it', async () => {
+    await ctx().importStudy(PAIR_STUDY);
+    const first = (await playlist('platform=prolific&PROLIFIC_PID=before')).body as GenericPlaylist;
+    await complete(first);
+    await ctx().storage.db.updateTable('jobs').set({ status: 'paused' }).where('id', '=', 'fixture-pair').execute();
+    const kept = { [RESUME_TOKEN_HEADER]: first.sessionToken! };
+    const visit = await ctx().app.inject({ method: 'POST', url: '/api/visits/fixture-pair?platform=prolific&PROLIFIC_PID=after', headers: kept });
+    const start = await playlist('platform=prolific&PROLIFIC_PID=after', kept);
+    for (const res of [{ status: visit.statusCode, body: json(visit) }, start]) {
+      expect([res.status, res.body.error, res.body.message]).toEqual([403, 'STUDY_PAUSED', 'this study is paused: it takes no new participant for now']);
+    }
+    expect(await countRows(ctx().storage, 'sessions')).toBe(1);
+  });
+
   it('keeps repeat blocking after a withdrawal, under any platform parameter', async () => {
     await ctx().importStudy(PAIR_STUDY);
     const p = (await playlist('platform=mturk&workerId=W77&assignmentId=A1')).body as GenericPlaylist;

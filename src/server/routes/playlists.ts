@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { RESUME_TOKEN_HEADER, type PlaylistResponse } from '../../contract/playlist.js';
+import { RESUME_TOKEN_HEADER, type PlaylistResponse, type VisitResponse } from '../../contract/playlist.js';
 import { parsePlatform } from '../../contract/platforms.js';
 import type { ProtocolDefinition } from '../../protocols/types.js';
 import { HttpError, notFound } from '../errors.js';
@@ -8,9 +8,10 @@ import { mediaNameOf } from '../media-store.js';
 import { findJob, jobHasPlaylist, playlistStimuli, type StoredJob } from '../storage/jobs.js';
 import { jobMediaLoadSizes } from '../storage/studies.js';
 import { bcheckExists } from '../storage/participant-records.js';
-import { AlreadyCompletedError, answeredStimuli, JobNotOpenError, leastLoadedPlaylist, openSession, StudyFullError, type OpenedSession, type PlatformIdentity } from '../storage/sessions.js';
+import { AlreadyCompletedError, answeredStimuli, JobNotOpenError, leastLoadedPlaylist, openSession, participantStanding, StudyFullError, type OpenedSession, type PlatformIdentity } from '../storage/sessions.js';
+import { logVisit, markVisitStarted } from '../storage/visits.js';
 import { playlistSignatureValid } from '../playlist-links.js';
-import { previewLinkValid } from '../storage/previews.js';
+import { endPreviewSessionAt, previewLinkExpiry } from '../storage/previews.js';
 import { rateLimited, type RateLimits } from '../plugins/security.js';
 import { JobIdParams } from './jobs.js';
 
@@ -38,6 +39,8 @@ const PlaylistQuery = Type.Object(
     ft: Type.Optional(Text),
     sig: Type.Optional(Type.String({ maxLength: 100 })),
     preview: Type.Optional(Type.String({ minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]+$' })),
+    // The visit this page logged (POST /api/visits/{id}): the playlist call that starts its session marks it started.
+    visit: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' })),
   },
   { additionalProperties: true },
 );
@@ -61,21 +64,61 @@ function platformIds(query: PlaylistQuery) {
   return (field: 'workerId' | 'assignmentId' | 'hitId' | 'PROLIFIC_PID' | 'STUDY_ID' | 'SESSION_ID' | 'email') => checked.get(field);
 }
 
-/** A paused job takes no new participant (sessions in progress finish); a closed or draft one neither. */
-const notOpen = (status: string) =>
-  status === 'paused'
-    ? new HttpError(403, 'STUDY_PAUSED', 'this study is paused: it takes no new participant for now')
-    : new HttpError(403, 'STUDY_CLOSED', 'this study is closed: it takes no new participant');
+/**
+ * A paused job takes no new participant (sessions in progress finish); a closed one neither; a draft (a console
+ * upload not opened yet) is not over, it has not begun: its researchers run it with a preview link.
+ */
+const notOpen = (status: string) => {
+  if (status === 'paused') return new HttpError(403, 'STUDY_PAUSED', 'this study is paused: it takes no new participant for now');
+  if (status === 'draft') return new HttpError(403, 'STUDY_NOT_OPEN_YET', 'this study is not open yet: its researchers try it with a preview link from the console');
+  return new HttpError(403, 'STUDY_CLOSED', 'this study is closed: it takes no new participant');
+};
+
+const alreadyCompleted = () => new HttpError(403, 'ALREADY_COMPLETED', 'this participant has already completed this job', { flag: 'ALREADY_COMPLETED' });
 
 const studyFull = () => new HttpError(403, 'STUDY_FULL', 'this study has all the participants it needs; no session was created');
 
 const PlaylistHeaders = Type.Object({ [RESUME_TOKEN_HEADER]: Type.Optional(Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })) });
 type PlaylistHeaders = { [RESUME_TOKEN_HEADER]?: string };
 
+/** Who arrives and how (the query of a visit or a playlist call), checked before anything is stored. */
+interface Arrival {
+  preview: boolean;
+  /** A preview link's expiry: its session takes answers until then. */
+  previewUntil: string | null;
+  identity: PlatformIdentity;
+  /** The playlist the (signed) link names, or null. */
+  requested: number | null;
+  bcheckId: number | null;
+}
+
 export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseMinutes: number; linkSecret: string | null; rateLimits: RateLimits | false }): Promise<void> {
-  // Each call may create a session: limited per client address.
+  // Each call may create a session or a visit: limited per client address.
   const limit = rateLimited(opts.rateLimits, 'sessionsPerMinute');
   const { storage, protocols } = app;
+
+  // The visit (README "Participant continuity"): the page calls it when it shows the eligibility checks. It tells a
+  // repeat participant, a paused or closed study and a session to resume at once, and logs a new visitor's visit,
+  // which holds nothing: the session starts with the playlist call made once the checks are passed.
+  app.post<{ Params: { id: string }; Querystring: PlaylistQuery; Headers: PlaylistHeaders }>(
+    '/api/visits/:id',
+    { schema: { params: JobIdParams, querystring: PlaylistQuery, headers: PlaylistHeaders }, bodyLimit: 1024, ...limit },
+    async (request, reply) => {
+      const job = await findJob(storage, request.params.id);
+      if (!job) throw notFound(`no job ${request.params.id}`);
+      const { preview, identity } = await checkArrival(job, request.query);
+      const standing = await participantStanding(storage, { jobId: job.id, identity, resumeToken: request.headers[RESUME_TOKEN_HEADER] ?? null, preview });
+      if (standing === 'completed') throw alreadyCompleted();
+      const answer: VisitResponse = { visit: null, resumable: standing === 'unfinished' };
+      // A session in progress goes on whatever the status (as openSession gives it back).
+      if (answer.resumable) return reply.header('cache-control', 'no-store').send(answer);
+      if (!preview && job.status !== 'open') throw notOpen(job.status);
+      // A researcher's preview and an MTurk preview are nobody's visit: nothing is logged.
+      if (preview || identity.assignmentId === MTURK_PREVIEW) return reply.header('cache-control', 'no-store').send(answer);
+      answer.visit = await logVisit(storage, job.id, identity.platform);
+      return reply.code(201).header('cache-control', 'no-store').send(answer);
+    },
+  );
 
   for (const path of new Set(Object.values(protocols).map((p) => p.playlistPath))) {
     app.get<{ Params: { id: string }; Querystring: PlaylistQuery; Headers: PlaylistHeaders }>(
@@ -88,15 +131,26 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
           throw notFound(job ? `job ${job.id} is a ${job.protocol} job: its playlist is /api/${protocol?.playlistPath}/${job.id}` : `no job ${request.params.id}`);
         }
         const answer = await assignPlaylist(job, protocol, request.query, request.headers[RESUME_TOKEN_HEADER] ?? null);
+        const visit = request.query.visit;
+        if (visit !== undefined && answer.session_id !== null) {
+          // Only the console's "visited" count depends on it: a failure here must not fail the session's start.
+          await markVisitStarted(storage, job.id, visit).catch((error: unknown) => request.log.warn({ err: error }, 'visit not marked started'));
+        }
         return reply.header('cache-control', 'no-store').send(answer);
       },
     );
   }
 
-  async function assignPlaylist(job: StoredJob, protocol: ProtocolDefinition, query: PlaylistQuery, resumeToken: string | null): Promise<PlaylistResponse<unknown>> {
+  /**
+   * The arrival's checks, shared by the visit and the playlist call: a valid preview link, platform ids that are ids,
+   * a playlist chosen only by a signed link or a job that allows it, a known browser check; a draft takes only
+   * previews.
+   */
+  async function checkArrival(job: StoredJob, query: PlaylistQuery): Promise<Arrival> {
     // A researcher's preview link (console): a marked session, whatever the job's status, with no platform ids.
     const preview = query.preview !== undefined;
-    if (preview && !(await previewLinkValid(storage, job.id, query.preview!))) {
+    const previewUntil = preview ? await previewLinkExpiry(storage, job.id, query.preview!) : null;
+    if (preview && previewUntil === null) {
       throw new HttpError(403, 'PREVIEW_EXPIRED', 'this preview link is not valid (any more): ask the console for a new one');
     }
     const id = platformIds(preview ? {} : query);
@@ -118,10 +172,15 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
     if (requested !== null && !(await jobHasPlaylist(storage, job.id, requested))) throw notFound(`job ${job.id} has no playlist ${requested}`);
     const bcheckId = query.bcheckId === undefined ? null : Number(query.bcheckId);
     if (bcheckId !== null && !(await bcheckExists(storage, bcheckId))) throw notFound(`no browser check ${bcheckId}`);
+    if (job.status === 'draft' && !preview) throw notOpen(job.status);
+    return { preview, previewUntil, identity, requested, bcheckId };
+  }
+
+  async function assignPlaylist(job: StoredJob, protocol: ProtocolDefinition, query: PlaylistQuery, resumeToken: string | null): Promise<PlaylistResponse<unknown>> {
+    const { preview, previewUntil, identity, requested, bcheckId } = await checkArrival(job, query);
     let session: OpenedSession | null = null;
     let playlistId: number;
     const targetAccepted = job.quality.targetAcceptedPerPlaylist;
-    if (job.status === 'draft' && !preview) throw notOpen(job.status);
     if (identity.assignmentId === MTURK_PREVIEW) {
       if (job.status !== 'open') throw notOpen(job.status);
       // A worker previewing the HIT sees the task but must not take a slot (nor accept a HIT that is full).
@@ -145,12 +204,12 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
       } catch (error) {
         if (error instanceof StudyFullError) throw studyFull();
         if (error instanceof JobNotOpenError) throw notOpen(job.status);
-        if (error instanceof AlreadyCompletedError) {
-          throw new HttpError(403, 'ALREADY_COMPLETED', 'this participant has already completed this job', { flag: 'ALREADY_COMPLETED' });
-        }
+        if (error instanceof AlreadyCompletedError) throw alreadyCompleted();
         throw error;
       }
       playlistId = session.playlistId;
+      // A preview session takes answers as long as the link it came from works (a resumed one: the latest link's).
+      if (preview) await endPreviewSessionAt(storage, session.id, previewUntil!);
     }
 
     const stimuli = await playlistStimuli(storage, playlistId);

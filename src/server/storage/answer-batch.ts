@@ -104,6 +104,7 @@ export class AnswerBatcher {
         select s.id, st.id, v.dedupe_key, v.created_at, ${aliases.map((a) => `v.${a}`).join(', ')}
         from (values ${tuples.join(', ')}) as v(session_id, token, stimulus_id, dedupe_key, created_at, ${aliases.join(', ')})
         join sessions s on s.id = v.session_id and s.token = v.token and s.completed_at is null
+          and (s.preview_until is null or s.preview_until > v.created_at)
         join stimuli st on st.id = v.stimulus_id and st.playlist_id = s.playlist_id and st.is_training = 0
         on conflict (session_id, dedupe_key) do nothing
         returning id, session_id, dedupe_key`;

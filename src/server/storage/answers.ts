@@ -222,6 +222,9 @@ async function storeAnswer(
     });
   }
   if (session.completed_at !== null) throw conflict('SESSION_COMPLETED', 'this session is completed and takes no more answers');
+  if (session.preview_until !== null && session.preview_until <= nowIso()) {
+    throw new HttpError(403, 'PREVIEW_EXPIRED', 'this preview session ended with its link: ask the console for a new one');
+  }
   throw new Error(`answer of session ${target.sessionId} neither stored nor found`);
 }
 
@@ -248,19 +251,22 @@ const compiledInserts = new Map<string, string>();
 
 async function insertIfAllowed(trx: Db, dialect: DialectName, table: 'ratings' | 'screenings', target: AnswerTarget, columns: AnswerColumns) {
   // Parameters in the order the statement uses them.
-  const parameters = [target.dedupeKey, nowIso(), ...columns.map(([, , value]) => value), target.sessionId, target.token, target.stimulusId];
+  const now = nowIso();
+  // The last one: the time a preview session must not have reached (its link's expiry).
+  const parameters = [target.dedupeKey, now, ...columns.map(([, , value]) => value), target.sessionId, target.token, target.stimulusId, now];
   const cacheKey = `${dialect}:${table}`;
   let text = compiledInserts.get(cacheKey);
   if (text === undefined) {
     const [dedupe, createdAt, ...rest] = parameters.map((value) => sql.val(value));
     const values = rest.slice(0, columns.length);
-    const [sessionId, token, stimulusId] = rest.slice(columns.length);
+    const [sessionId, token, stimulusId, previewNow] = rest.slice(columns.length);
     const cast = (value: RawBuilder<unknown>, type: string) => sql`cast(${value} as ${sql.raw(type)})`;
     const compiled = sql`
       insert into ${sql.table(table)} (session_id, stimulus_id, dedupe_key, created_at, ${sql.join(columns.map(([name]) => sql.ref(name)))})
       select s.id, st.id, ${cast(dedupe, 'text')}, ${cast(createdAt, 'text')}, ${sql.join(columns.map(([, type], i) => cast(values[i], type)))}
       from sessions s join stimuli st on st.playlist_id = s.playlist_id
       where s.id = ${sessionId} and s.token = ${token} and s.completed_at is null and st.id = ${stimulusId} and st.is_training = 0
+        and (s.preview_until is null or s.preview_until > ${cast(previewNow, 'text')})
       on conflict (session_id, dedupe_key) do nothing
       returning id`.compile(trx);
     text = compiled.sql;

@@ -602,6 +602,32 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('known_browsers').ifExists().execute();
       },
     },
+    // Visits (issue 35): a link opened by someone still on the eligibility screen is logged here, not as a
+    // session, so it holds no playlist slot and no lease (storage/visits.ts).
+    '020_visits': {
+      async up(db: Kysely<any>) {
+        await withId(db.schema.createTable('visits'))
+          .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+          .addColumn('token', 'text', (c) => c.notNull().unique())
+          .addColumn('platform', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('started_at', 'text')
+          .execute();
+        await db.schema.createIndex('visits_job_started').on('visits').columns(['job_id', 'started_at']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('visits').ifExists().execute();
+      },
+    },
+    // A preview session ends with its link (issue 34): it takes answers until the link it came from expires.
+    '021_preview_until': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('sessions').addColumn('preview_until', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('sessions').dropColumn('preview_until').execute();
+      },
+    },
   };
 }
 

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { nowIso, type Storage } from './types.js';
+import { tokenHash } from './users.js';
 
 /**
  * Preview links (README "Console"): a researcher runs the study as a participant, whatever its status, without it
@@ -9,7 +10,6 @@ import { nowIso, type Storage } from './types.js';
 /** How long a preview link works. */
 export const PREVIEW_LINK_MS = 24 * 3600_000;
 
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function createPreviewLink(storage: Storage, jobId: string, userId: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
@@ -18,13 +18,18 @@ export async function createPreviewLink(storage: Storage, jobId: string, userId:
   return token;
 }
 
-/** The token opens a preview of this job now. */
-export async function previewLinkValid(storage: Storage, jobId: string, token: string): Promise<boolean> {
+/** When the token's preview of this job ends, if it opens one now; null when it does not. */
+export async function previewLinkExpiry(storage: Storage, jobId: string, token: string): Promise<string | null> {
   const row = await storage.db
     .selectFrom('preview_links')
     .select('expires_at')
     .where('token_hash', '=', tokenHash(token))
     .where('job_id', '=', jobId)
     .executeTakeFirst();
-  return row !== undefined && row.expires_at > nowIso();
+  return row !== undefined && row.expires_at > nowIso() ? row.expires_at : null;
+}
+
+/** A preview session ends with its link: it takes answers until `until` (storage/answers.ts). */
+export async function endPreviewSessionAt(storage: Storage, sessionId: number, until: string): Promise<void> {
+  await storage.write((trx) => trx.updateTable('sessions').set({ preview_until: until }).where('id', '=', sessionId).where('preview', '=', 1).execute(), { singleStatement: true });
 }

@@ -97,14 +97,73 @@ export interface OpenedSession {
   resumed: boolean;
 }
 
+/** A session of the participant found by their ids or by the token their page kept. */
+interface KnownSession {
+  id: number;
+  token: string;
+  playlist_id: number;
+  completed_at: string | null;
+}
+
+/**
+ * The token a page kept is honoured only for a link without a platform id (issue 35): on a shared computer the next
+ * person's link carries their own id, and a token left by whoever used the browser before must neither hand them
+ * that session nor refuse them as "already completed". With an id, the id alone finds the session.
+ */
+const tokenAppliesTo = (hashes: readonly string[], resumeToken: string | null | undefined) => (hashes.length === 0 ? (resumeToken ?? null) : null);
+
+/**
+ * The participant's session of this job, if any: one of their platform ids' (a completed one first, so a second
+ * completion is refused), else, for a link without an id, the one of the token the page kept. Read-only; `db` is
+ * the transaction of the arrival, or the database for a visit.
+ */
+async function participantSession(db: Db, jobId: string, hashes: string[], resumeToken: string | null, preview: boolean): Promise<KnownSession | undefined> {
+  if (hashes.length > 0) {
+    return db
+      .selectFrom('session_participants as p')
+      .innerJoin('sessions as s', 's.id', 'p.session_id')
+      .select(['s.id', 's.token', 's.playlist_id', 's.completed_at'])
+      .where('p.job_id', '=', jobId)
+      .where('p.participant_hash', 'in', hashes)
+      .orderBy(sql`s.completed_at is null`)
+      .orderBy('s.id')
+      .executeTakeFirst();
+  }
+  if (resumeToken === null) return undefined;
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'token', 'playlist_id', 'completed_at'])
+    .where('token', '=', resumeToken)
+    .where('job_id', '=', jobId)
+    .where('preview', '=', preview ? 1 : 0)
+    .executeTakeFirst();
+}
+
+/** Where a visitor stands before any session is given (a visit, README "Participant continuity"). */
+export type Standing = 'completed' | 'unfinished' | 'new';
+
+/**
+ * A visit's look-up (README "Participant continuity"): whether the participant completed the job (or withdrew from
+ * it), has a session to resume, or is new. Reads only, holds nothing: the session itself is decided by openSession
+ * once eligibility is passed, which looks again.
+ */
+export async function participantStanding(storage: Storage, input: Pick<NewSession, 'jobId' | 'identity' | 'resumeToken' | 'preview'>): Promise<Standing> {
+  const preview = input.preview === true;
+  const hashes = preview ? [] : participantHashes(identityIds(input.identity));
+  if (await hasWithdrawnAny(storage.db, input.jobId, input.identity)) return 'completed';
+  const known = await participantSession(storage.db, input.jobId, hashes, tokenAppliesTo(hashes, input.resumeToken), preview);
+  if (!known) return 'new';
+  return known.completed_at === null ? 'unfinished' : 'completed';
+}
+
 /**
  * The participant's session of this job: their unfinished one when they have it (found by any of their platform
- * ids, or by the token the page kept), else a new one with a fresh 256-bit token. AlreadyCompletedError when they
- * completed (or withdrew from) the job. Race-safe: the lookups, the choice and the insert happen in one short write
- * transaction holding the job's balancing counts (PostgreSQL: the job_loads row lock, taken and released inside one
- * call of a database function; SQLite serializes writers), so concurrent calls (two tabs, several server processes)
- * see each other's sessions, and the unique (job, id) rows make a second session impossible. Nothing in it reads
- * more than the participant's own rows and one count row per playlist.
+ * ids, or for a link without one by the token the page kept), else a new one with a fresh 256-bit token.
+ * AlreadyCompletedError when they completed (or withdrew from) the job. Race-safe: the lookups, the choice and the
+ * insert happen in one short write transaction holding the job's balancing counts (PostgreSQL: the job_loads row
+ * lock, taken and released inside one call of a database function; SQLite serializes writers), so concurrent calls
+ * (two tabs, several server processes) see each other's sessions, and the unique (job, id) rows make a second
+ * session impossible. Nothing in it reads more than the participant's own rows and one count row per playlist.
  */
 export async function openSession(storage: Storage, input: NewSession): Promise<OpenedSession> {
   const preview = input.preview === true;
@@ -112,7 +171,9 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
   // Before the job's lock, which arrivals queue on (a withdrawal of this very participant landing between this check
   // and their new session is the one race left open: a person does not withdraw while starting again).
   if (await hasWithdrawnAny(storage.db, input.jobId, input.identity)) throw new AlreadyCompletedError();
-  return storage.dialect === 'postgres' ? openSessionInDatabase(storage, input, hashes) : openSessionInTransaction(storage, input, hashes);
+  // Both paths get the token only where it applies (the database function then needs no change).
+  const decided = { ...input, resumeToken: tokenAppliesTo(hashes, input.resumeToken) };
+  return storage.dialect === 'postgres' ? openSessionInDatabase(storage, decided, hashes) : openSessionInTransaction(storage, decided, hashes);
 }
 
 /** SQLite: the decision in a write transaction (SQLite serialises writers, in this process, with no round trip). */
@@ -121,34 +182,14 @@ function openSessionInTransaction(storage: Storage, input: NewSession, hashes: s
   const token = newSessionToken();
   return storage.write(async (trx) => {
     const loads = await lockedLoads(storage, trx, input.jobId, input.leaseMinutes);
-    const known = hashes.length === 0
-      ? []
-      : await trx
-          .selectFrom('session_participants as p')
-          .innerJoin('sessions as s', 's.id', 'p.session_id')
-          .select(['s.id', 's.token', 's.playlist_id', 's.completed_at'])
-          .where('p.job_id', '=', input.jobId)
-          .where('p.participant_hash', 'in', hashes)
-          .orderBy('s.id')
-          .execute();
-    if (known.some((s) => s.completed_at !== null)) throw new AlreadyCompletedError();
-    let open: { id: number; token: string; playlist_id: number; completed_at: string | null } | undefined = known[0];
-    if (!open && input.resumeToken) {
-      open = await trx
-        .selectFrom('sessions')
-        .select(['id', 'token', 'playlist_id', 'completed_at'])
-        .where('token', '=', input.resumeToken)
-        .where('job_id', '=', input.jobId)
-        .where('preview', '=', preview ? 1 : 0)
-        .executeTakeFirst();
-      if (open?.completed_at) throw new AlreadyCompletedError();
-    }
+    const open = await participantSession(trx, input.jobId, hashes, input.resumeToken ?? null, preview);
+    if (open?.completed_at) throw new AlreadyCompletedError();
     if (open) {
-      // Ids this load brings that the session did not have yet (another parameter, a first id after an anonymous start).
+      // Ids this load brings that the session did not have yet (another parameter for the same person).
       if (hashes.length > 0) {
         await trx
           .insertInto('session_participants')
-          .values(hashes.map((participant_hash) => ({ job_id: input.jobId, participant_hash, session_id: open!.id })))
+          .values(hashes.map((participant_hash) => ({ job_id: input.jobId, participant_hash, session_id: open.id })))
           .onConflict((oc) => oc.doNothing())
           .execute();
       }

@@ -63,6 +63,8 @@ export interface SessionsTable {
   log_phase: string | null;
   /** 1: a researcher's preview (README "Console"), kept out of balancing, statistics and exports. */
   preview: Generated<number>;
+  /** A preview session takes answers until then: its link's expiry (null: not a preview, or from before 021). */
+  preview_until: Generated<string | null>;
 }
 
 /** Who the participant is on their platform; kept apart from the answers. */
@@ -252,6 +254,21 @@ export interface PlaylistLoadsTable {
 
 export type JobStatus = 'draft' | 'open' | 'paused' | 'closed';
 
+/**
+ * A participant link opened (README "Participant continuity"): the visit call of a page whose visitor is new. It
+ * holds no playlist slot and no lease; `started_at` is set when the visitor passes eligibility and their session
+ * starts. No platform id, no link to the session: the console only counts the visits never started.
+ */
+export interface VisitsTable {
+  id: Generated<number>;
+  job_id: string;
+  /** 128 random bits, base64url: the page sends it back with the playlist call that starts its session. */
+  token: string;
+  platform: string;
+  created_at: string;
+  started_at: string | null;
+}
+
 /** A researcher's account of the console; the password only as a scrypt hash (console/passwords.ts). */
 export interface UsersTable {
   id: Generated<number>;
@@ -342,6 +359,7 @@ export interface Database {
   accepted_score_sums: AcceptedScoreSumsTable;
   job_loads: JobLoadsTable;
   playlist_loads: PlaylistLoadsTable;
+  visits: VisitsTable;
 }
 
 export type Db = Kysely<Database>;

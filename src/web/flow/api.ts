@@ -2,7 +2,7 @@ import axios, { AxiosError } from 'axios';
 import type { JobResponse } from '../../contract/job.js';
 import { RESUME_TOKEN_HEADER, SESSION_TOKEN_HEADER } from '../../contract/headers.js';
 import type { ApiError, BcheckBody, BubbleScreeningBody, ConsentBody, RatingBody, SessionLogsBody } from '../../contract/payloads.js';
-import type { PlaylistResponse } from '../../contract/playlist.js';
+import type { PlaylistResponse, VisitResponse } from '../../contract/playlist.js';
 import { withRetry, sleep } from './retry.js';
 
 /**
@@ -50,14 +50,53 @@ export async function postBcheck(body: BcheckBody): Promise<number | null> {
   }
 }
 
-export type PlaylistResult<S> =
-  | { kind: 'ok'; playlist: PlaylistResponse<S> }
-  | { kind: 'alreadyCompleted' }
-  | { kind: 'studyFull' }
-  | { kind: 'notOpen'; paused: boolean }
-  | { kind: 'failed' };
+/** Why the server refuses a new participant; the page shows each on its own screen. */
+export type Refusal = { kind: 'alreadyCompleted' } | { kind: 'studyFull' } | { kind: 'notOpen'; status: NotOpenStatus } | { kind: 'failed' };
+export type NotOpenStatus = 'paused' | 'closed' | 'draft';
 
-/** GET /api/{playlistPath}/{jobId} (the protocol's path) with the forwarded query. */
+const NOT_OPEN: Record<string, NotOpenStatus> = { STUDY_PAUSED: 'paused', STUDY_CLOSED: 'closed', STUDY_NOT_OPEN_YET: 'draft' };
+
+/** The refusal a failed visit or playlist call means; anything unexpected is a connection failure (logged). */
+function refusalOf(error: unknown, call: string): Refusal {
+  const body = errorBodyOf(error);
+  if (statusOf(error) === 403) {
+    if (body.flag === 'ALREADY_COMPLETED' || body.error === 'ALREADY_COMPLETED') return { kind: 'alreadyCompleted' };
+    if (body.error === 'STUDY_FULL') return { kind: 'studyFull' };
+    const status = NOT_OPEN[body.error ?? ''];
+    if (status) return { kind: 'notOpen', status };
+  }
+  console.log(`${call} failed`, error);
+  return { kind: 'failed' };
+}
+
+export type VisitResult = { kind: 'new'; visit: string | null } | { kind: 'resumable' } | Refusal;
+
+/**
+ * POST /api/visits/{jobId} (README "Participant continuity") with the query the playlist call will carry, when the
+ * eligibility checks are shown: a repeat participant, a study not open and a session to resume are known at once;
+ * a new visitor's visit is logged and holds nothing until the checks are passed.
+ */
+export async function postVisit(jobId: string, params: Record<string, string>, resumeToken: string | null): Promise<VisitResult> {
+  const headers = resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {};
+  try {
+    // No body (so no Content-Type): the visit is its query.
+    const res = await withRetry(() => http.post<VisitResponse>(`/api/visits/${encodeURIComponent(jobId)}`, undefined, { params, headers: { ...headers, 'Content-Type': null } }), {
+      attempts: 3,
+      baseDelayMs: 500,
+      shouldRetry: isTransient,
+    });
+    return res.data.resumable ? { kind: 'resumable' } : { kind: 'new', visit: res.data.visit };
+  } catch (error) {
+    return refusalOf(error, 'visit call');
+  }
+}
+
+export type PlaylistResult<S> = { kind: 'ok'; playlist: PlaylistResponse<S> } | Refusal;
+
+/**
+ * GET /api/{playlistPath}/{jobId} (the protocol's path) with the forwarded query: the session starts here (or is
+ * given back). `visit` marks the page's visit started.
+ */
 export async function getPlaylist<S>(playlistPath: string, jobId: string, params: Record<string, string>, resumeToken: string | null = null): Promise<PlaylistResult<S>> {
   const path = `/api/${playlistPath}/${encodeURIComponent(jobId)}`;
   // The token of this job's session kept by an earlier load: an anonymous participant gets their session back.
@@ -70,14 +109,7 @@ export async function getPlaylist<S>(playlistPath: string, jobId: string, params
     });
     return { kind: 'ok', playlist: res.data };
   } catch (error) {
-    const body = errorBodyOf(error);
-    if (statusOf(error) === 403 && (body.flag === 'ALREADY_COMPLETED' || body.error === 'ALREADY_COMPLETED')) {
-      return { kind: 'alreadyCompleted' };
-    }
-    if (statusOf(error) === 403 && body.error === 'STUDY_FULL') return { kind: 'studyFull' };
-    if (statusOf(error) === 403 && (body.error === 'STUDY_PAUSED' || body.error === 'STUDY_CLOSED')) return { kind: 'notOpen', paused: body.error === 'STUDY_PAUSED' };
-    console.log('playlist call failed', error);
-    return { kind: 'failed' };
+    return refusalOf(error, 'playlist call');
   }
 }
 

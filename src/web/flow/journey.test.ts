@@ -37,14 +37,25 @@ function until(store: GlimpseStore, done: (s: GlimpseState) => boolean, timeoutM
 
 const db = () => live.storage.db;
 
+/** Reads until `done` (a visit's row is written while the page goes on). */
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('participant journey', () => {
-  it('job, browser check then playlist, media, answers and the code, each on entering its phase', async () => {
+  it('job, browser check and visit, then on Continue the session, media, answers and the code, each on entering its phase', async () => {
     const win = testWindow({ mediaBase: live.url });
     const store = createGlimpseStore({ jobId: 'fixture-pair', protocol: pairComparison, query: parseQuery('?platform=prolific&PROLIFIC_PID=journey1') });
+    const visitsBefore = await db().selectFrom('visits').select('id').where('job_id', '=', 'fixture-pair').execute();
     const stop = startJourney(store, { playlistQuery: Promise.resolve({}), win });
     try {
-      // Landing -> Eligibility: the checks are measured, the browser check posted, and (all passed) the playlist asked.
-      const eligible = await until(store, (s) => s.playlist !== null);
+      // Landing -> Eligibility: the checks are measured, the browser check posted, and (all passed) the visit logged.
+      const eligible = await until(store, (s) => s.bcheckId !== null);
       expect(eligible.flow.phase).toBe('Eligibility');
       expect(eligible.eligibility!.map((c) => [c.id, c.pass])).toEqual([
         ['browser', true],
@@ -55,17 +66,27 @@ describe('participant journey', () => {
       ]);
       const bcheck = await db().selectFrom('bchecks').selectAll().where('id', '=', eligible.bcheckId!).executeTakeFirstOrThrow();
       expect(bcheck).toMatchObject({ b_name: 'Chrome', b_os: 'Linux', screen_size: '1920x1080' });
-      const session = await db().selectFrom('sessions').selectAll().where('id', '=', eligible.playlist!.session_id!).executeTakeFirstOrThrow();
+      const visits = await waitFor(() => db().selectFrom('visits').selectAll().where('job_id', '=', 'fixture-pair').where('id', 'not in', [0, ...visitsBefore.map((v) => v.id)]).execute(), (rows) => rows.length > 0);
+      expect(visits.map((v) => [v.platform, v.started_at])).toEqual([['prolific', null]]);
+      // Still on the eligibility screen: no session, so no playlist slot.
+      expect(await db().selectFrom('session_identities').select('session_id').where('prolific_pid', '=', 'journey1').execute()).toEqual([]);
+      expect(store.getState().playlist).toBeNull();
+
+      // Continue: the session starts, with the browser check, and the visit is marked started.
+      store.getState().dispatch({ type: 'ELIGIBILITY_PASSED' });
+      const started = await until(store, (s) => s.playlist !== null);
+      const session = await db().selectFrom('sessions').selectAll().where('id', '=', started.playlist!.session_id!).executeTakeFirstOrThrow();
       expect(session).toMatchObject({ bcheck_id: eligible.bcheckId, job_id: 'fixture-pair' });
+      expect((await db().selectFrom('visits').select('started_at').where('id', '=', visits[0]!.id).executeTakeFirstOrThrow()).started_at).not.toBeNull();
 
       // The participant's clicks; Loading downloads every media and starts the test by itself.
-      for (const type of ['ELIGIBILITY_PASSED', 'WELCOME_DONE', 'INSTRUCTIONS_DONE'] as const) store.getState().dispatch({ type });
+      for (const type of ['WELCOME_DONE', 'INSTRUCTIONS_DONE'] as const) store.getState().dispatch({ type });
       const testing = await until(store, (s) => s.flow.phase === 'Test');
-      expect([...testing.media!.keys()].sort()).toEqual([...eligible.playlist!.mediaRessources].sort());
+      expect([...testing.media!.keys()].sort()).toEqual([...started.playlist!.mediaRessources].sort());
 
       // Result waits for the answers, then the code comes.
       const pipeline = new AnswerPipeline(store, undefined, win);
-      const stimuli = eligible.playlist!.stimulis as Array<{ stimuliId: number }>;
+      const stimuli = started.playlist!.stimulis as Array<{ stimuliId: number }>;
       const posts = stimuli.map((s) => pipeline.rating({ stimulusId: s.stimuliId, value: 0, nbReplay: 0, plays: [], refreshMs: 16.7 }));
       store.getState().dispatch({ type: 'TEST_DONE' });
       expect(await Promise.all(posts)).toEqual(['stored', 'stored']);
@@ -85,8 +106,10 @@ describe('participant journey', () => {
     });
     const stop = startJourney(store, { playlistQuery: Promise.resolve({}), win: testWindow() });
     try {
+      await until(store, (s) => s.eligibility !== null);
+      store.getState().dispatch({ type: 'ELIGIBILITY_PASSED' });
       await until(store, (s) => s.playlist !== null);
-      for (const type of ['ELIGIBILITY_PASSED', 'WELCOME_DONE'] as const) store.getState().dispatch({ type });
+      store.getState().dispatch({ type: 'WELCOME_DONE' });
       expect(store.getState().flow.instructionStep).toBe('consent');
       const form = {
         emailAddress: 'chloe@univ-nantes.fr',
@@ -107,7 +130,7 @@ describe('participant journey', () => {
     }
   });
 
-  it('a study whose playlists all have their observers ends on the study-full screen, with no session', async () => {
+  it('a study whose playlists all have their observers ends on the study-full screen on Continue, with no session', async () => {
     await db().updateTable('jobs').set({ quality: JSON.stringify({ targetAcceptedPerPlaylist: 1 }) }).where('id', '=', 'fixture-pair').execute();
     try {
       // Two participants take the two playlists' places.
@@ -115,6 +138,9 @@ describe('participant journey', () => {
       const store = createGlimpseStore({ jobId: 'fixture-pair', protocol: pairComparison, query: parseQuery('?platform=prolific&PROLIFIC_PID=full3') });
       const stop = startJourney(store, { playlistQuery: Promise.resolve({}), win: testWindow({ mediaBase: live.url }) });
       try {
+        // The visit holds nothing, so fullness is decided when the session would start.
+        await until(store, (s) => s.eligibility !== null);
+        store.getState().dispatch({ type: 'ELIGIBILITY_PASSED' });
         const failed = await until(store, (s) => s.flow.phase === 'Fail');
         expect([failed.flow.failReason, failed.playlist]).toEqual(['studyFull', null]);
         const sessions = await db().selectFrom('session_identities').select('session_id').where('prolific_pid', '=', 'full3').execute();

@@ -2,7 +2,7 @@ import { stringsFor, type Strings } from '../i18n/index.js';
 import { allPass, checkEligibility as evaluateChecks } from '../screens/eligibility/rules.js';
 import { CONSENT_PDF_FILENAME, downloadBlob } from '../screens/consent/downloadFile.js';
 import { answerPipelineOf } from './answers.js';
-import { getJob, getPlaylist, postBcheck, postConsent, waitForVerificationCode } from './api.js';
+import { getJob, getPlaylist, postBcheck, postConsent, postVisit, waitForVerificationCode, type Refusal, type VisitResult } from './api.js';
 import { loadMedia, readMediaBase } from './mediaLoader.js';
 import type { FlowEvent, FlowState } from './phases.js';
 import type { PlaylistResponse } from '../../contract/playlist.js';
@@ -16,10 +16,13 @@ import type { GlimpseStore } from './store.js';
  *
  *   start                           GET  /api/jobs/{id}                 → JOB_LOADED | JOB_FAILED | CONFIG_INCOMPATIBLE
  *   Eligibility (checks) entered    measure the browser (SPEC §5 rules) → POST /api/bchecks/ → if eligible
- *                                   GET  /api/{playlistPath}/{id}       → PLAYLIST_LOADED | ALREADY_COMPLETED | STUDY_FULL | PLAYLIST_FAILED
+ *                                   POST /api/visits/{id}               → ALREADY_COMPLETED | STUDY_NOT_OPEN | a visit (holds nothing)
+ *                                   | resumable: GET /api/{playlistPath}/{id} at once → PLAYLIST_LOADED
+ *   ELIGIBILITY_PASSED (Continue)   a new visitor: GET /api/{playlistPath}/{id}?visit=… (the session starts)
+ *                                   → PLAYLIST_LOADED | ALREADY_COMPLETED | STUDY_FULL | STUDY_NOT_OPEN | PLAYLIST_FAILED
  *   CONSENT_SIGNED                  POST /api/consent/ (PDF copy downloaded) → CONSENT_DONE
  *   Loading entered                 GET  /resmedias/... (every media once) → LOADING_DONE after 1 s (not large-loading)
- *   Eligibility passed              the answer outbox is drained first (answers an earlier page left), then the playlist
+ *   Eligibility measured            the answer outbox is drained first (answers an earlier page left), then the visit
  *   Result entered                  wait for unsaved answers, drain the outbox, then GET /api/sessions/token/{token}
  *                                   until the code comes
  *   Fail / FailEligibility / Result POST /api/sessionlogs/ (store.ts; a beacon when the page closes first)
@@ -51,11 +54,15 @@ export function startJourney(store: GlimpseStore, options: JourneyOptions): () =
     timers.add(timer);
   };
 
+  // The visit's answer once the checks are measured (null: not eligible, or the page failed meanwhile).
+  let visit: Promise<VisitResult | null> = Promise.resolve(null);
   const onEvent = (event: FlowEvent, before: FlowState, after: FlowState) => {
     if (stop.signal.aborted) return;
     const entered = (phase: FlowState['phase']) => after.phase === phase && before.phase !== phase;
     if (event.type === 'CONSENT_SIGNED') void submitConsent(store, event.form);
-    if (entered('Eligibility') && after.eligibilityStep === 'checks') void checkEligibility(store, options.playlistQuery, win);
+    if (entered('Eligibility') && after.eligibilityStep === 'checks') visit = checkEligibility(store, options.playlistQuery, win);
+    // Continue: a new visitor's session starts now (the visit may still be on its way: Continue shows with the checks).
+    if (event.type === 'ELIGIBILITY_PASSED' && after !== before) void startSession(store, visit, options.playlistQuery, stop.signal, win);
     if (entered('Loading')) void loadPlaylistMedia(store, win.document).then(autoStart);
     if (entered('Result')) void fetchVerificationCode(store, stop.signal, win);
   };
@@ -96,42 +103,61 @@ async function loadJob(store: GlimpseStore): Promise<void> {
 
 /**
  * Eligibility: measure the browser against the protocol's rules, POST /api/bchecks/ (its id becomes bcheckId, null
- * on failure), and when every check passed ask for the playlist right away (it needs bcheckId): a repeat
- * participant learns it before reading the instructions, and one who fails eligibility never gets a session.
+ * on failure), and when every check passed, the visit: a repeat participant or a study not open is told before
+ * reading anything else, and a participant with a session in progress gets it back at once (it is theirs already).
+ * A new visitor holds nothing yet: their session starts on Continue (startSession), so one who leaves here, or fails
+ * eligibility, never takes a playlist slot (issue 35).
  */
-async function checkEligibility(store: GlimpseStore, playlistQuery: Promise<Record<string, string>>, win: Window): Promise<void> {
+async function checkEligibility(store: GlimpseStore, playlistQuery: Promise<Record<string, string>>, win: Window): Promise<VisitResult | null> {
   // ua-parser-js is a chunk of its own, fetched while the job loads.
   const { measureEnvironment, bcheckBody } = await import('../screens/eligibility/environment.js');
   const { job, query, protocol } = store.getState();
-  if (!job || store.getState().flow.phase !== 'Eligibility') return;
+  if (!job || store.getState().flow.phase !== 'Eligibility') return null;
   const env = measureEnvironment(win, protocol.eligibility, job, query.phone && (query.vertical || query.horizontal));
   if (job.minRefreshHz !== undefined) {
     const { measureRefreshMs } = await import('../screens/eligibility/refreshRate.js');
     env.refreshMs = await measureRefreshMs(win);
-    if (store.getState().flow.phase !== 'Eligibility') return;
+    if (store.getState().flow.phase !== 'Eligibility') return null;
   }
   const results = evaluateChecks(env, stringsOf(store));
   store.getState().set({ eligibility: results });
   store.getState().set({ bcheckId: await postBcheck(bcheckBody(env)) });
-  if (!allPass(results)) return;
+  if (!allPass(results)) return null;
   // Answers an earlier page left in the outbox go first, so the resumed session starts after them.
   await answerPipelineOf(store, win).drain();
-  await fetchPlaylist(store, await playlistQuery, win);
+  const { jobId, bcheckId } = store.getState();
+  const extra = await playlistQuery;
+  const result = await postVisit(jobId, { ...playlistParams(query, bcheckId), ...extra }, keptSessions(win)?.read(jobId) ?? null);
+  if (result.kind === 'resumable') await fetchPlaylist(store, extra, null, win);
+  else if (result.kind !== 'new') refused(store, result);
+  return result;
 }
 
-async function fetchPlaylist(store: GlimpseStore, extra: Record<string, string>, win: Window): Promise<void> {
+/** Continue on the eligibility screen: a new visitor's session starts (their visit marked started). */
+async function startSession(store: GlimpseStore, visit: Promise<VisitResult | null>, playlistQuery: Promise<Record<string, string>>, signal: AbortSignal, win: Window): Promise<void> {
+  const answer = await visit;
+  if (answer?.kind !== 'new' || signal.aborted) return;
+  await fetchPlaylist(store, await playlistQuery, answer.visit, win);
+}
+
+function refused(store: GlimpseStore, refusal: Refusal): void {
+  const { dispatch } = store.getState();
+  if (refusal.kind === 'alreadyCompleted') return dispatch({ type: 'ALREADY_COMPLETED' });
+  if (refusal.kind === 'studyFull') return dispatch({ type: 'STUDY_FULL' });
+  if (refusal.kind === 'notOpen') return dispatch({ type: 'STUDY_NOT_OPEN', status: refusal.status });
+  dispatch({ type: 'PLAYLIST_FAILED' });
+}
+
+async function fetchPlaylist(store: GlimpseStore, extra: Record<string, string>, visit: string | null, win: Window): Promise<void> {
   const { protocol, jobId, query, bcheckId } = store.getState();
   const kept = keptSessions(win);
-  const result = await getPlaylist<unknown>(protocol.playlistPath, jobId, { ...playlistParams(query, bcheckId), ...extra }, kept?.read(jobId) ?? null);
-  const { dispatch, set } = store.getState();
-  if (result.kind === 'alreadyCompleted') return dispatch({ type: 'ALREADY_COMPLETED' });
-  if (result.kind === 'studyFull') return dispatch({ type: 'STUDY_FULL' });
-  if (result.kind === 'notOpen') return dispatch({ type: 'STUDY_NOT_OPEN', paused: result.paused });
-  if (result.kind === 'failed') return dispatch({ type: 'PLAYLIST_FAILED' });
+  const params = { ...playlistParams(query, bcheckId), ...extra, ...(visit === null ? {} : { visit }) };
+  const result = await getPlaylist<unknown>(protocol.playlistPath, jobId, params, kept?.read(jobId) ?? null);
+  if (result.kind !== 'ok') return refused(store, result);
   const { playlist } = result;
   if (playlist.sessionToken) kept?.write(jobId, playlist.sessionToken);
-  set({ playlist });
-  dispatch({ type: 'PLAYLIST_LOADED', hasTraining: playlist.stimulis_training.length > 0, resumeAt: resumeIndex(playlist) });
+  store.getState().set({ playlist });
+  store.getState().dispatch({ type: 'PLAYLIST_LOADED', hasTraining: playlist.stimulis_training.length > 0, resumeAt: resumeIndex(playlist) });
 }
 
 /** Where a resumed session goes on: the first test stimulus without a stored answer (0 for a new session). */
@@ -148,8 +174,10 @@ const stimulusIdOf = (s: unknown) => {
 };
 
 /**
- * The session token of each job this browser took part in (localStorage), sent with the playlist call so that a
- * participant without a platform id resumes their session after a reload. null where storage is unavailable.
+ * The session token of each job this browser took part in (localStorage), sent with the visit and the playlist call
+ * so that a participant without a platform id resumes their session after a reload. The server honours it only for a
+ * link without a platform id: on a shared computer the next person's own id decides. null where storage is
+ * unavailable.
  */
 function keptSessions(win: Window): { read(jobId: string): string | null; write(jobId: string, token: string): void } | null {
   let storage: Storage;

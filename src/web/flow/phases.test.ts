@@ -34,6 +34,11 @@ describe('phase machine', () => {
     expect(s.phase).toBe('FailEligibility');
   });
 
+  it('ends on its own screen for a paused, a closed and a not yet opened (draft) study', () => {
+    const reasons = (['paused', 'closed', 'draft'] as const).map((status) => run([loaded(), { type: 'STUDY_NOT_OPEN', status }]).failReason);
+    expect(reasons).toEqual(['studyPaused', 'studyClosed', 'studyNotOpenYet']);
+  });
+
   it('runs the visual tests after the checks when the job asks for them', () => {
     const s1 = run([loaded(true), { type: 'ELIGIBILITY_PASSED' }]);
     expect([s1.phase, s1.eligibilityStep]).toEqual(['Eligibility', 'visual']);

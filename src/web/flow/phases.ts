@@ -23,7 +23,7 @@ export type Phase = (typeof PHASES)[number];
 /** The phases after which nothing happens; reaching one sends the session logs (SPEC §4). */
 export const TERMINAL_PHASES: readonly Phase[] = ['Fail', 'FailEligibility', 'Result'];
 
-export type FailReason = 'server' | 'config' | 'alreadyCompleted' | 'studyFull' | 'studyPaused' | 'studyClosed';
+export type FailReason = 'server' | 'config' | 'alreadyCompleted' | 'studyFull' | 'studyPaused' | 'studyClosed' | 'studyNotOpenYet';
 export type EligibilityStep = 'checks' | 'visual';
 export type InstructionStep = 'welcome' | 'consent' | 'instructions';
 /** unknown: the playlist has not answered yet; none: no training set. */
@@ -63,8 +63,8 @@ export type FlowEvent =
   | { type: 'ALREADY_COMPLETED' }
   /** Every playlist has its target of accepted observers (README "Quality control"): no session is given. */
   | { type: 'STUDY_FULL' }
-  /** The researcher paused or closed the study (README "Console"): no new session. */
-  | { type: 'STUDY_NOT_OPEN'; paused: boolean }
+  /** The researcher paused or closed the study, or has not opened it yet (a draft; README "Console"): no new session. */
+  | { type: 'STUDY_NOT_OPEN'; status: 'paused' | 'closed' | 'draft' }
   | { type: 'WELCOME_DONE' }
   /** The consent form was filled in (the journey posts it, then CONSENT_DONE follows whatever the answer). */
   | { type: 'CONSENT_SIGNED'; form: ConsentBody }
@@ -94,6 +94,8 @@ export function inTraining(state: FlowState): boolean {
   return state.training === 'running';
 }
 
+const NOT_OPEN_REASON = { paused: 'studyPaused', closed: 'studyClosed', draft: 'studyNotOpenYet' } as const satisfies Record<string, FailReason>;
+
 export function transition(state: FlowState, event: FlowEvent): FlowState {
   if (isTerminal(state.phase)) return state;
   const fail = (failReason: FailReason): FlowState => ({ ...state, phase: 'Fail', failReason });
@@ -103,7 +105,7 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
     case 'STUDY_FULL':
       return fail('studyFull');
     case 'STUDY_NOT_OPEN':
-      return fail(event.paused ? 'studyPaused' : 'studyClosed');
+      return fail(NOT_OPEN_REASON[event.status]);
     case 'PLAYLIST_FAILED':
       return fail('server');
     case 'CONFIG_INCOMPATIBLE':

@@ -21,6 +21,8 @@ export interface PageQuery {
 export const FORWARDED_PARAMS = [
   'platform',
   'playlist_id',
+  // The signature of a link that chooses its playlist (`cli link`): without it the server refuses the choice.
+  'sig',
   'email',
   'assignmentId',
   'hitId',

@@ -18,8 +18,11 @@ export const en = {
   eligibilityOs: 'OS',
   eligibilityMaxSize: 'Max screen size',
   eligibilityMinSize: 'Min screen size',
-  // The measured size, in the order of SPEC §5's messages ('{h}x{w}'), said so: 720x1280 alone reads as a width.
-  eligibilitySizeValue: '{h}x{w}, height x width',
+  // Shown next to the size checks: the screen and the study's limit, width first as sizes are usually written, and
+  // said so. (SPEC §5's failure messages keep their own '{h}x{w}' order.)
+  eligibilityMinSizeValue: 'width × height: {w} × {h}, at least {tw} × {th}',
+  eligibilityMaxSizeValue: 'width × height: {w} × {h}, at most {tw} × {th}',
+  eligibilityMaxSizeNone: 'width × height: {w} × {h}, no maximum',
   eligibilityZoom: 'Page zoom',
   eligibilityPass: 'pass',
   eligibilityBrowserFail: 'Please use one of the following browser: {list}.',
@@ -61,6 +64,8 @@ export const en = {
   windowSmallBody: 'The images of this test are shown pixel for pixel, never shrunk. Please enlarge your browser window to at least {w}×{h} (it is {cw}×{ch} now): maximise it, or switch to full screen. The test goes on by itself once the window is large enough.',
   windowSmallScaling: 'Your display scaling of {percent} % needs a window of at least {w}×{h}. If your browser zoom is not 100 %, set it to 100 % (Ctrl+0, or ⌘+0 on a Mac).',
   windowSmallScreen: 'Your screen ({sw}×{sh}) is smaller than that, even in full screen: this test cannot be shown on it. Please leave the test; this is not your fault.',
+  // --- the stage stopped drawing mid-trial (README "Frame-accurate timing", interruptions; not in the spec) ---
+  stageInterrupted: 'The display was interrupted (the page was hidden, or the screen changed). This stimulus will be shown again from the start.',
   // --- test page (SPEC §2 layouts, §8) ---
   categoryError: 'Error of category',
   categoryErrorModal: 'Error of category modal',
@@ -70,8 +75,11 @@ export const en = {
   firstImage: 'First Image',
   lastImage: 'Last Image',
   replayImages: 'Replay Images',
+  // 3D objects (README "3D objects"): one after another first/last, side by side left/right as the side-by-side videos.
   firstObject: 'First object',
   lastObject: 'Last object',
+  leftObject: 'Left object',
+  rightObject: 'Right object',
   replayObjects: 'Replay objects',
   firstVideo: 'First Video',
   lastVideo: 'Last Video',
@@ -107,6 +115,8 @@ export const en = {
   savingAnswerTrouble: 'Saving your answer… please check your connection.',
   // Not in the SPEC (README "Participant continuity"): a reload or a second tab gives the session back.
   resumeNotice: 'Welcome back: your answers are saved, and the test goes on at image {next} of {total}.',
+  // Not in the SPEC (issue 35): Back or Forward within the study; the study does not go back a step.
+  historyNotice: 'The study cannot go back a step: it goes on from here, and every answer you gave is kept.',
   answerAlreadySaved: 'This answer was already saved: “{answer}” counts.',
   answerAlreadySavedPlain: 'This answer was already saved: your first answer counts.',
   afterTrainingDefault: 'The training is over. The test starts now: it works the same way, and your answers are now recorded.',
@@ -135,6 +145,9 @@ export const en = {
   failPausedMturk: 'This study is paused for a moment: it takes no new participants right now. Please return this HIT.',
   failClosedOther: 'This study is closed: it takes no more participants. Thank you for your interest.',
   failClosedMturk: 'This study is closed: it takes no more participants. Thank you for your interest. Please return this HIT.',
+  // Not in the SPEC (issue 35): a draft's link, before its researcher opens it; researchers try it with a preview link.
+  failNotOpenYetOther: 'This study is not open yet. Please try again later. Researchers: try it with a preview link from the console.',
+  failNotOpenYetMturk: 'This study is not open yet. Please return this HIT. Researchers: try it with a preview link from the console.',
   // --- visual tests ---
   visualAcuityTitle: 'Visual acuity test',
   visualAcuityInstruction:

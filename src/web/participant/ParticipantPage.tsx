@@ -4,11 +4,13 @@ import type { JobResponse } from '../../contract/job.js';
 import type { ProtocolDefinition, WebModule } from '../../protocols/types.js';
 import { answerPipelineOf } from '../flow/answers.js';
 import { startJourney } from '../flow/journey.js';
+import { keepPhaseHistory } from '../flow/phaseHistory.js';
 import { parseQuery } from '../flow/query.js';
 import { createGlimpseStore, type GlimpseStore } from '../flow/store.js';
 import { StoreProvider, useGlimpse } from '../flow/StoreContext.js';
 import { FullscreenDialog, wantsFullscreenDialog } from '../screens/FullscreenDialog.js';
 import { OrientationDialog } from '../screens/OrientationDialog.js';
+import { useStrings } from '../screens/useStrings.js';
 import { QUESTION_BAND_PX, questionAlongTest } from './layout.js';
 import { PhaseView, preloadJourneyScreens } from './PhaseView.js';
 import { StageHost, useStageLifecycle } from './StageHost.js';
@@ -44,9 +46,12 @@ export default function ParticipantPage({ protocol: definition }: { protocol: Pr
   const { id = '' } = useParams();
   const [{ store, protocol }] = useState(() => setUp(id, definition));
   const [loaded, setLoaded] = useState<LoadedProtocol | null>(null);
+  // Back or Forward landed on one of the study's own history entries: the page says the study goes on from here.
+  const [returned, setReturned] = useState(false);
 
   useEffect(() => {
     preloadJourneyScreens();
+    const stopHistory = keepPhaseHistory(store, window, setReturned);
     const stopLogger = store.logger.start(window);
     const detachSender = store.logsSender.attach(window);
     const playlistQuery = protocol.then(({ module, query }) => (module.kind === 'interactive' ? (module.playlistQuery?.(query) ?? {}) : {}));
@@ -67,6 +72,7 @@ export default function ParticipantPage({ protocol: definition }: { protocol: Pr
       mounted = false;
       window.removeEventListener('online', sendWaiting);
       stopJourney();
+      stopHistory();
       detachSender();
       stopLogger();
     };
@@ -74,12 +80,13 @@ export default function ParticipantPage({ protocol: definition }: { protocol: Pr
 
   return (
     <StoreProvider store={store}>
-      <PageBody protocol={loaded} />
+      <PageBody protocol={loaded} returned={returned} />
     </StoreProvider>
   );
 }
 
-function PageBody({ protocol }: { protocol: LoadedProtocol | null }) {
+function PageBody({ protocol, returned }: { protocol: LoadedProtocol | null; returned: boolean }) {
+  const t = useStrings();
   const phase = useGlimpse((s) => s.flow.phase);
   const eligibilityStep = useGlimpse((s) => s.flow.eligibilityStep);
   const job = useGlimpse((s) => s.job);
@@ -90,6 +97,12 @@ function PageBody({ protocol }: { protocol: LoadedProtocol | null }) {
   const band = job && module && questionBandShown(module, job) ? QUESTION_BAND_PX : 0;
   return (
     <div className="participant-page" style={inTest ? { background, minHeight: '100vh' } : undefined}>
+      {/* Not over the stimuli: in the test, Back changes nothing on screen. */}
+      {returned && !inTest && (
+        <p className="notice history-notice" id="history-notice" role="status">
+          {t.historyNotice}
+        </p>
+      )}
       {module?.kind === 'interactive' && module.PageOverlay && <module.PageOverlay />}
       <PhaseView protocol={protocol} stage={controller} />
       {stageMounted && job && module && (
