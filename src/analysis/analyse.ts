@@ -5,6 +5,7 @@ import { collectMldsTrials, fitMlds } from './mlds/mlds.js';
 import { analysePaired } from './paired/paired.js';
 import { collectPairedScenes } from './paired/paired-data.js';
 import { analysePiiface } from './piiface/piiface.js';
+import { missingSentence, noResultsInWords, type MissingData, type NoResults } from './missing.js';
 import { createRandom } from './random.js';
 import { analyseRating } from './rating/rating.js';
 import type { QualityControlSummary, Report, ReportHeader, ResolvedOptions, UnavailableReport } from './report-types.js';
@@ -132,21 +133,24 @@ function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: 
 const VIEWS_METHOD =
   `3D objects in inspect mode: each camera pose weighs the time until the next pose of its play (the last, the play's median interval); inspection time = their sum; coverage = time per ${VIEW_CELLS.azimuthDeg}° azimuth × ${VIEW_CELLS.elevationDeg}° elevation cell (azimuth wrapped to 0–360°); azimuth range = largest − smallest unwrapped azimuth (at most 360°); zoom = time-weighted percentiles of the camera distance (1 = fitted to the object).`;
 
+/** How the report tells its reader to keep the sessions left out: the CLI's flags, and its own section. */
+const KEEP_WITH_FLAGS = { rejected: '`--include rejected`', excluded: '`--include excluded`', see: 'Observers kept and why' };
+
 /**
- * A stored job's report when its votes are too few for the family's methods (`analyse` threw `reason`): the votes
- * read, the quality control and, per section, what is missing, so the report answers instead of failing.
+ * A stored job's report when its votes are too few for the family's methods (`analyse` found `missing`): the votes
+ * read, the quality control and, per section, what is missing (in words, and as facts the console words in its
+ * language), so the report answers instead of failing.
  */
-export function unavailableReport(input: AnalysisInput, options: AnalysisOptions, reason: string): UnavailableReport {
+export function unavailableReport(input: AnalysisInput, options: AnalysisOptions, missing: MissingData): UnavailableReport {
   const resolved = resolveOptions(options);
   const timing = input.timing instanceof TimingAccumulator ? input.timing.result() : null;
   const read = timing?.trials ?? 0;
   const q = input.quality;
-  const leftOut = q ? q.sessions.completed + q.sessions.incomplete - q.sessions.kept : 0;
-  const hint = leftOut > 0 ? ` ${leftOut} sessions were left out by quality control (see "Observers kept and why"); \`--include rejected\` or \`--include excluded\` keeps them.` : '';
+  const because: NoResults = { missing, leftOut: q ? q.sessions.completed + q.sessions.incomplete - q.sessions.kept : 0 };
   const family = input.family === 'triplet' ? 'mlds' : input.family;
   return {
-    ...reportHeader(input, options, resolved, timing, METHODS[family], [`No results: ${reason}.${hint}`], { read, flagged: 0, excluded: 0, skipped: 0, observers: q ? q.sessions.kept : 0 }),
-    unavailable: [{ section: 'Results', missing: `${reason}.${hint}` }],
+    ...reportHeader(input, options, resolved, timing, METHODS[family], [noResultsInWords(because, 'en', KEEP_WITH_FLAGS)], { read, flagged: 0, excluded: 0, skipped: 0, observers: q ? q.sessions.kept : 0 }),
+    unavailable: [{ section: 'Results', missing: missingSentence(because, 'en', KEEP_WITH_FLAGS), because }],
   };
 }
 

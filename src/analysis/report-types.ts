@@ -10,6 +10,7 @@ import type { PiifaceResult } from './piiface/piiface.js';
 import type { RatingResult } from './rating/rating.js';
 import type { TimingResult } from './timing/timing.js';
 import type { ViewsResult } from './views/views.js';
+import type { NoResults } from './missing.js';
 import type { AnalysisFamily, RatingScreening, TimingRule } from './types.js';
 
 export interface ResolvedOptions {
@@ -56,7 +57,10 @@ export interface QualityControlSummary {
 /** A part of the report that could not be computed, and what data it lacks. */
 export interface MissingSection {
   section: string;
+  /** What is missing, in English words. */
   missing: string;
+  /** The same as facts, which the console words in its language (src/analysis/missing.ts). */
+  because: NoResults;
 }
 
 export interface ReportHeader {

@@ -18,12 +18,15 @@ describe('protocol registry', () => {
     expect(protocolOf('toString')).toBeNull();
   });
 
-  it("each protocol's instruction image is a file under public/", () => {
+  it("each protocol's instruction images are files under public/, a 3D one for each protocol that shows objects", () => {
     for (const name of PROTOCOL_NAMES) {
-      const image = (PROTOCOLS[name] as ProtocolDefinition).instructionImage;
-      if (image === undefined) continue;
-      expect(image, name).toMatch(/^\/instructions\/[a-z-]+\.(svg|png)$/);
-      expect(existsSync(join('public', image)), image).toBe(true);
+      const protocol = PROTOCOLS[name] as ProtocolDefinition;
+      expect(protocol.objectInstructionImage === undefined, name).toBe(protocol.objectCategories === undefined);
+      for (const image of [protocol.instructionImage, protocol.objectInstructionImage]) {
+        if (image === undefined) continue;
+        expect(image, name).toMatch(/^\/instructions\/[a-z0-9-]+\.(svg|png)$/);
+        expect(existsSync(join('public', image)), image).toBe(true);
+      }
     }
   });
 

@@ -26,6 +26,8 @@ export interface ProtocolDefinition<Spec = any> {
   eligibility: EligibilityRules;
   /** Image of the instruction screen (SPEC §2 screen 8), a path under public/. */
   instructionImage?: string;
+  /** The instruction image of a study of 3D objects (the same scene with objects instead of pictures). */
+  objectInstructionImage?: string;
   /** How a study-file stimulus is checked, served to the client and exported. */
   stimulus: StimulusRules<Spec>;
   /**
@@ -139,6 +141,13 @@ export interface CheckRules<Spec = any> {
   scored?: boolean;
   /** Whether a stored answer meets the check of its stimulus. */
   passed(check: StimulusCheck, answer: AnalysedRating<Spec>): boolean;
+  /** A stored answer in the check's answer space (a score on the reporting scale, a side, an emotion index). */
+  answerOf(answer: AnalysedRating<Spec>): StimulusCheck['answer'];
+  /**
+   * The label the participant's page shows for an answer of the check's space (a key of its string tables), where
+   * it shows one: a reason then quotes the answer as the participant saw it ("answered Excellent, expected Bad").
+   */
+  labelOf?(answer: StimulusCheck['answer']): keyof Strings | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

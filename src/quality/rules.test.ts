@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
 import type { StimulusCheck } from '../contract/quality.js';
-import { evaluateSession, exclusionReasons, exposureError, rejectionReasons, trialMs, visualTestsOutcome, withVisualTests, type RuleName, type ScreenedAnswer, type SessionEvidence } from './rules.js';
-import { RULE_KIND, RULE_WORDS } from './reasons.js';
+import { evaluateSession, exclusionReasons, exposureFault, rejectionReasons, trialMs, visualTestsOutcome, withVisualTests, type RuleName, type ScreenedAnswer, type SessionEvidence } from './rules.js';
+import { exposureInWords, reasonInWords, RULE_KIND, RULE_WORDS } from './reasons.js';
 import { qualitySummary } from './summary.js';
 
 const size = { width: 1280, height: 720 };
@@ -60,7 +60,8 @@ describe('session acceptance rules', () => {
     const gold = checked('gold', false, 1);
     const outcome = status(evidence([...careful(), gold]), 'gold');
     expect(outcome.status).toBe('failed');
-    expect(outcome.detail).toBe(`1 of 1 stimulus missed: stimulus ${gold.stimulusId} (expected 4 ± 1, answered 1)`);
+    // Without the protocol's labels (src/server/quality gives them), both sides are on the reporting scale.
+    expect(outcome.detail).toBe(`1 of 1 stimulus missed: stimulus ${gold.stimulusId}: answered 1, expected 4 ± 1`);
     expect(status(evidence([...careful(), gold]), 'gold', { gold: false }).status).toBe('not applicable');
   });
 
@@ -73,7 +74,7 @@ describe('session acceptance rules', () => {
 
   it('minVariance: straight-lining (every rating the same) rejects; population variance against 0.15', () => {
     const flat = evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), rated('s4', 3)]);
-    expect(status(flat, 'minVariance')).toEqual({ rule: 'minVariance', status: 'failed', detail: 'variance 0 of 4 ratings (minimum 0.15)' });
+    expect(status(flat, 'minVariance')).toEqual({ rule: 'minVariance', status: 'failed', detail: 'variance 0 of 4 ratings (minimum 0.15)', facts: { key: 'variance', variance: 0, ratings: 4, minimum: 0.15 } });
     // 3,3,3,4: mean 3.25, population variance 0.1875 ≥ 0.15; 3,3,3,3,3,3,3,4 gives 0.109 < 0.15.
     expect(status(evidence([rated('a', 3), rated('b', 3), rated('c', 3), rated('d', 4)]), 'minVariance').status).toBe('passed');
     expect(status(evidence([...'abcdefg'].map((s) => rated(s, 3)).concat(rated('h', 4))), 'minVariance').detail).toBe('variance 0.109 of 8 ratings (minimum 0.15)');
@@ -129,6 +130,10 @@ describe('session acceptance rules', () => {
 
   it('exposure: only duration-ended steps count; ± 1 frame on a long step, exact on a short one', () => {
     const t = { exposureToleranceFrames: 1, exactExposureBelowFrames: 10, maxDroppedFrames: 1 };
+    const exposureError = (s: PresentationRecordBody, tolerance: typeof t | (Omit<typeof t, 'maxDroppedFrames'> & { maxDroppedFrames: false })) => {
+      const fault = exposureFault(s, tolerance);
+      return fault && exposureInWords(fault);
+    };
     expect(exposureError(step({ shownFrames: 61 }), t)).toBeNull();
     expect(exposureError(step({ shownFrames: 59 }), t)).toBeNull();
     expect(exposureError(step({ shownFrames: 62 }), t)).toBe('stimulus: 62 of 60 frames (± 1 allowed)');
@@ -219,6 +224,37 @@ describe('session acceptance rules', () => {
   });
 });
 
+describe('reasons in the reader\'s language', () => {
+  const NBSP = '\u00a0';
+  const NNBSP = '\u202f';
+
+  it('quotes a check\'s answer by the label the participant saw, in English and French ("answered Excellent, expected Bad")', () => {
+    // ACR: stored index 0 is Excellent (score 5); the trap's answer 1 is Bad. The labels come from the protocol.
+    const trap = rated('trap', 5, { check: { kind: 'trap', answer: 1 }, checkPassed: false, quoted: { answered: { label: 'acrExcellent' }, expected: { label: 'acrBad' } } });
+    const outcome = status(evidence([...careful(), trap]), 'traps');
+    expect(outcome.detail).toBe(`1 of 1 stimulus missed: stimulus ${trap.stimulusId}: answered Excellent, expected Bad`);
+    expect(reasonInWords(outcome, 'en')).toBe(`Missed a question that said what to answer (1 of 1 stimulus missed: stimulus ${trap.stimulusId}: answered Excellent, expected Bad)`);
+    // French: the participant's French labels, French punctuation spacing, curly apostrophes.
+    expect(reasonInWords(outcome, 'fr')).toBe(`Question indiquant la réponse à donner manquée (1 stimulus sur 1 manqué${NBSP}: stimulus ${trap.stimulusId}${NBSP}: répondu Excellente, attendu Mauvaise)`);
+  });
+
+  it('words every measured detail in French, with French numbers and spacing', () => {
+    const fast = rated('s5', 3, { timing: envelope({ answeredMs: 1300 }) });
+    const verdict = evaluateSession(evidence([rated('s1', 3), rated('s2', 3), rated('s3', 3), rated('s4', 3), fast]));
+    const [variance, tooFast] = verdict.outcomes.filter((o) => o.status === 'failed').map((o) => reasonInWords(o, 'fr'));
+    expect(variance).toBe('A donné (presque) la même réponse à chaque question (variance 0 de 5 notes (minimum 0,15))');
+    expect(tooFast).toBe(`Réponses trop rapides pour avoir regardé les stimuli (1 réponse sur 5 en moins de 500 ms${NBSP}: stimulus ${fast.stimulusId} en 300 ms)`);
+    const late = rated('x', 3, { timing: envelope({}, [step({ shownFrames: 58 })]) });
+    expect(reasonInWords(status(evidence([late]), 'maxMistimedShare'), 'fr')).toBe(
+      `Stimuli montrés pendant une durée inexacte sur cet appareil (1 réponse minutée sur 1 mal minutée (100${NNBSP}%, maximum 10${NNBSP}%)${NBSP}: stimulus ${late.stimulusId}${NBSP}: stimulus${NBSP}: 58 images pour 60 (± 1 permis))`,
+    );
+  });
+
+  it('shows a verdict stored before its facts were kept as its English detail', () => {
+    expect(reasonInWords({ rule: 'traps', detail: 'stimulus 206 (expected 1, answered 5)' }, 'fr')).toBe('Question indiquant la réponse à donner manquée (stimulus 206 (expected 1, answered 5))');
+  });
+});
+
 describe('minimum inspection of 3D objects', () => {
   /** An inspect-mode answer: poses every 100 ms for `ms`, turning evenly through `degrees` of azimuth. */
   const inspected = (ms: number, degrees: number) => {
@@ -229,7 +265,7 @@ describe('minimum inspection of 3D objects', () => {
 
   it('is off unless the study sets it, and not applicable without inspected objects', () => {
     const session = evidence([...careful(), inspected(500, 10)]);
-    expect(status(session, 'minInspection')).toEqual({ rule: 'minInspection', status: 'not applicable', detail: 'turned off' });
+    expect(status(session, 'minInspection')).toEqual({ rule: 'minInspection', status: 'not applicable', detail: 'turned off', facts: { key: 'off' } });
     expect(status(evidence(careful()), 'minInspection', rule).status).toBe('not applicable');
   });
 

@@ -1,9 +1,9 @@
 import { mean, pearson, sd } from '../analysis/stats.js';
-import { videoFrameFaults } from '../analysis/timing/timing.js';
+import { uninterruptedPlays, videoFrameFaults } from '../analysis/timing/timing.js';
 import { inspectionOf, type ViewsInput } from '../analysis/views/views.js';
 import type { PresentationRecordBody, TimingEnvelope } from '../contract/payloads.js';
 import type { QualityRules, StimulusCheck } from '../contract/quality.js';
-import { reasonInWords, ruleKind, verdictsOf, type RuleName } from './reasons.js';
+import { detailInWords, reasonInWords, ruleKind, verdictsOf, type CheckKind, type CheckMiss, type DetailFacts, type ExposureFault, type NotShown, type QuotedAnswer, type RuleName, type ShortInspection } from './reasons.js';
 
 /**
  * The session acceptance rules (README "Quality control"). Pure: the server gathers a session's evidence
@@ -68,6 +68,11 @@ export interface ScreenedAnswer {
   timing: TimingEnvelope | null;
   /** The camera poses of a 3D stimulus posted with the answer; absent or null for images and videos. */
   views?: ViewsInput | null;
+  /**
+   * A check's answer and expected answer as the participant saw them (the protocol's labels, src/server/quality);
+   * absent, the reasons quote the score (or stored value) and the check's answer as written.
+   */
+  quoted?: { answered: QuotedAnswer; expected: QuotedAnswer };
 }
 
 export interface SessionEvidence {
@@ -87,8 +92,10 @@ export type RuleStatus = 'passed' | 'failed' | 'not applicable';
 export interface RuleOutcome {
   rule: RuleName;
   status: RuleStatus;
-  /** What was measured, in words (shown in reports and in decision lists when failed). */
+  /** What was measured, in English words (shown in reports and in decision lists when failed). */
   detail: string;
+  /** The same as facts, so each reader words them in their language (src/quality/reasons.ts DETAIL_WORDS). */
+  facts?: DetailFacts;
 }
 
 /**
@@ -111,11 +118,12 @@ export function exclusionReasons(verdict: { outcomes: readonly RuleOutcome[] }):
   return verdict.outcomes.filter((o) => o.status === 'failed').map((o) => reasonInWords(o));
 }
 
-const outcome = (rule: RuleName, status: RuleStatus, detail: string): RuleOutcome => ({ rule, status, detail });
-const off = (rule: RuleName) => outcome(rule, 'not applicable', 'turned off');
+// The detail is worded once, from the facts, by the reasons table; the facts travel with it for other languages.
+const outcome = (rule: RuleName, status: RuleStatus, facts: DetailFacts): RuleOutcome => ({ rule, status, detail: detailInWords(facts), facts });
+const off = (rule: RuleName) => outcome(rule, 'not applicable', { key: 'off' });
 const round = (x: number, digits = 3) => Number(x.toFixed(digits));
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const stimuli = (n: number) => `${n} ${n === 1 ? 'stimulus' : 'stimuli'}`;
+/** At most this many examples of a failure are kept (the count says how many there were). */
+const EXAMPLES = 5;
 
 /** Judges one session. Every rule gives an outcome; the session is accepted when none failed. */
 export function evaluateSession(evidence: SessionEvidence, rules: QualityRules | undefined = {}): Verdict {
@@ -136,19 +144,19 @@ export function evaluateSession(evidence: SessionEvidence, rules: QualityRules |
   return { ...verdictsOf(outcomes), outcomes };
 }
 
-function describeCheck(a: ScreenedAnswer): string {
-  const tolerance = a.check?.tolerance ? ` ± ${a.check.tolerance}` : '';
-  const given = a.rating ? `, answered ${a.rating.score}` : `, stored value ${a.value}`;
-  return `stimulus ${a.stimulusId} (expected ${a.check?.answer}${tolerance}${given})`;
+/** A missed check, its answer quoted as the participant saw it (the score, or the stored value, where unlabelled). */
+function describeCheck(a: ScreenedAnswer): CheckMiss {
+  const quoted = a.quoted ?? { answered: { as: a.rating ? a.rating.score : a.value }, expected: { as: a.check!.answer } };
+  return { stimulus: a.stimulusId, ...quoted, ...(a.check?.tolerance ? { tolerance: a.check.tolerance } : {}) };
 }
 
-function checkRule(rule: RuleName, kind: StimulusCheck['kind'], evidence: SessionEvidence, enabled: boolean): RuleOutcome {
+function checkRule(rule: RuleName, kind: CheckKind, evidence: SessionEvidence, enabled: boolean): RuleOutcome {
   if (!enabled) return off(rule);
   const checks = evidence.answers.filter((a) => a.check?.kind === kind);
-  if (checks.length === 0) return outcome(rule, 'not applicable', `no ${kind} stimulus in the playlist`);
+  if (checks.length === 0) return outcome(rule, 'not applicable', { key: 'noCheckStimulus', kind });
   const missed = checks.filter((a) => a.checkPassed !== true);
-  if (missed.length === 0) return outcome(rule, 'passed', `${checks.length} of ${checks.length} right`);
-  return outcome(rule, 'failed', `${missed.length} of ${stimuli(checks.length)} missed: ${missed.map(describeCheck).join('; ')}`);
+  if (missed.length === 0) return outcome(rule, 'passed', { key: 'checksRight', total: checks.length });
+  return outcome(rule, 'failed', { key: 'checksMissed', missed: missed.length, total: checks.length, answers: missed.map(describeCheck) });
 }
 
 /** The scores of the ordinary (not check) answers of a rating protocol. */
@@ -157,20 +165,17 @@ const ordinaryRatings = (evidence: SessionEvidence) => evidence.answers.filter((
 function varianceRule(evidence: SessionEvidence, minimum: number | false, afterRatings: number): RuleOutcome {
   if (minimum === false) return off('minVariance');
   const scores = ordinaryRatings(evidence).map((r) => r.score);
-  if (evidence.answers.every((a) => !a.rating)) return outcome('minVariance', 'not applicable', 'not a rating scale');
-  if (scores.length < afterRatings) return outcome('minVariance', 'not applicable', `${plural(scores.length, 'rating')}, the rule needs ${afterRatings}`);
+  if (evidence.answers.every((a) => !a.rating)) return outcome('minVariance', 'not applicable', { key: 'notRatingScale' });
+  if (scores.length < afterRatings) return outcome('minVariance', 'not applicable', { key: 'tooFewRatings', ratings: scores.length, needs: afterRatings });
   // Population variance (ddof 0), as numpy's var() in the P.910 toolkit.
   const variance = sd(scores, 0) ** 2;
-  const detail = `variance ${round(variance)} of ${scores.length} ratings (minimum ${minimum})`;
-  return outcome('minVariance', variance >= minimum ? 'passed' : 'failed', detail);
+  return outcome('minVariance', variance >= minimum ? 'passed' : 'failed', { key: 'variance', variance: round(variance), ratings: scores.length, minimum });
 }
 
 function correlationRule(evidence: SessionEvidence, minimum: number | false, afterSessions: number): RuleOutcome {
   if (minimum === false) return off('minCorrelation');
-  if (evidence.answers.every((a) => !a.rating) || !evidence.mos) return outcome('minCorrelation', 'not applicable', 'not a rating scale');
-  if (evidence.mos.sessions < afterSessions) {
-    return outcome('minCorrelation', 'not applicable', `${plural(evidence.mos.sessions, 'other accepted session')}, the rule needs ${afterSessions}`);
-  }
+  if (evidence.answers.every((a) => !a.rating) || !evidence.mos) return outcome('minCorrelation', 'not applicable', { key: 'notRatingScale' });
+  if (evidence.mos.sessions < afterSessions) return outcome('minCorrelation', 'not applicable', { key: 'tooFewSessions', sessions: evidence.mos.sessions, needs: afterSessions });
   // The session's mean score per stimulus (a stimulus may repeat) against the others' MOS of the same stimuli.
   const byStimulus = new Map<string, number[]>();
   for (const r of ordinaryRatings(evidence)) byStimulus.set(r.stimulus, [...(byStimulus.get(r.stimulus) ?? []), r.score]);
@@ -182,34 +187,33 @@ function correlationRule(evidence: SessionEvidence, minimum: number | false, aft
     own.push(mean(scores));
     others.push(mos);
   }
-  if (own.length < 3) return outcome('minCorrelation', 'not applicable', `${stimuli(own.length)} rated by others too, the rule needs 3`);
-  if (sd(own, 0) === 0 || sd(others, 0) === 0) return outcome('minCorrelation', 'not applicable', 'no spread to correlate (see minVariance)');
+  if (own.length < 3) return outcome('minCorrelation', 'not applicable', { key: 'tooFewShared', stimuli: own.length, needs: 3 });
+  if (sd(own, 0) === 0 || sd(others, 0) === 0) return outcome('minCorrelation', 'not applicable', { key: 'noSpread' });
   const r = pearson(own, others);
-  return outcome('minCorrelation', r >= minimum ? 'passed' : 'failed', `Pearson r ${round(r)} with the MOS of ${evidence.mos.sessions} other sessions over ${own.length} stimuli (minimum ${minimum})`);
+  return outcome('minCorrelation', r >= minimum ? 'passed' : 'failed', { key: 'correlation', r: round(r), sessions: evidence.mos.sessions, stimuli: own.length, minimum });
 }
 
 const showsMedia = (step: PresentationRecordBody) => step.media.length > 0;
 
 /** Why this answer's stimulus was not seen whole, or null when it was. */
-function notShownReason(a: ScreenedAnswer): string | null {
-  if (!a.timing) return 'no timing record';
-  if (a.timing.mediaError) return `media error (${a.timing.mediaError.slice(0, 80)})`;
+function notShownReason(a: ScreenedAnswer): NotShown | null {
+  const stimulus = a.stimulusId;
+  if (!a.timing) return { stimulus, why: 'noTiming' };
+  if (a.timing.mediaError) return { stimulus, why: 'mediaError', error: a.timing.mediaError.slice(0, 80) };
   const steps = a.timing.plays.flat().filter(showsMedia);
-  if (steps.length === 0) return 'no media step recorded';
+  if (steps.length === 0) return { stimulus, why: 'noMediaStep' };
   // Only the last play counts: the participant may interrupt a play to replay it.
-  if ((a.timing.plays.at(-1) ?? []).some((s) => s.endedBy === 'abort')) return 'presentation aborted';
+  if ((a.timing.plays.at(-1) ?? []).some((s) => s.endedBy === 'abort')) return { stimulus, why: 'aborted' };
   return null;
 }
 
 function shownToEndRule(evidence: SessionEvidence, enabled: boolean): RuleOutcome {
   if (!enabled) return off('shownToEnd');
-  if (evidence.answers.length === 0) return outcome('shownToEnd', 'not applicable', 'no answer');
-  const missing = evidence.answers.flatMap((a) => {
-    const reason = notShownReason(a);
-    return reason ? [`stimulus ${a.stimulusId}: ${reason}`] : [];
-  });
-  if (missing.length === 0) return outcome('shownToEnd', 'passed', `${plural(evidence.answers.length, 'answer')}, every stimulus shown to the end`);
-  return outcome('shownToEnd', 'failed', `${missing.length} of ${plural(evidence.answers.length, 'answer')} not shown to the end: ${missing.slice(0, 5).join('; ')}${missing.length > 5 ? '; …' : ''}`);
+  const answers = evidence.answers.length;
+  if (answers === 0) return outcome('shownToEnd', 'not applicable', { key: 'noAnswer' });
+  const missing = evidence.answers.flatMap((a) => notShownReason(a) ?? []);
+  if (missing.length === 0) return outcome('shownToEnd', 'passed', { key: 'allShown', answers });
+  return outcome('shownToEnd', 'failed', { key: 'notShown', count: missing.length, answers, examples: missing.slice(0, EXAMPLES) });
 }
 
 /** The tolerance of the exposure rule (README "Quality control"). */
@@ -228,17 +232,17 @@ export interface ExposureTolerance {
  * shorter step must be exact. Dropped frames count only when the study sets `maxDroppedFrames` (moving stimuli): a
  * late frame of a still image changes what was seen only when it moves the offset, and the tolerance judges that.
  */
-export function exposureError(step: PresentationRecordBody, tolerance: ExposureTolerance): string | null {
+export function exposureFault(step: PresentationRecordBody, tolerance: ExposureTolerance): ExposureFault | null {
   if (countsClipFrames(step)) {
     // A video's exposure is its cadence: each clip frame on its own refreshes, as the stage counted what it drew.
     const { skipped, repeated } = videoFrameFaults(step.videos);
-    if (skipped + repeated > 0) return `${step.label}: ${plural(skipped, 'clip frame')} skipped, ${repeated} repeated beyond the cadence`;
+    if (skipped + repeated > 0) return { step: step.label, fault: 'cadence', skipped, repeated };
   }
   if (step.endedBy !== 'duration' || step.requestedFrames === null) return null;
   const allowed = step.requestedFrames >= tolerance.exactExposureBelowFrames ? tolerance.exposureToleranceFrames : 0;
   const off = step.shownFrames - step.requestedFrames;
-  if (Math.abs(off) > allowed) return `${step.label}: ${step.shownFrames} of ${step.requestedFrames} frames (${allowed === 0 ? 'exact' : `± ${allowed}`} allowed)`;
-  if (tolerance.maxDroppedFrames !== false && step.droppedFrames > tolerance.maxDroppedFrames) return `${step.label}: ${plural(step.droppedFrames, 'dropped frame')} (at most ${tolerance.maxDroppedFrames})`;
+  if (Math.abs(off) > allowed) return { step: step.label, fault: 'frames', shown: step.shownFrames, requested: step.requestedFrames, allowed };
+  if (tolerance.maxDroppedFrames !== false && step.droppedFrames > tolerance.maxDroppedFrames) return { step: step.label, fault: 'dropped', dropped: step.droppedFrames, max: tolerance.maxDroppedFrames };
   return null;
 }
 
@@ -250,31 +254,31 @@ function countsClipFrames(step: PresentationRecordBody): boolean {
 /** A step whose exposure the rule judges: ended by its duration, or a video the stage counted frame by frame. */
 const isTimedStep = (step: PresentationRecordBody) => (step.endedBy === 'duration' && step.requestedFrames !== null) || countsClipFrames(step);
 
-/** The exposure errors of every play of an answer. */
-export function answerExposureErrors(timing: TimingEnvelope, tolerance: ExposureTolerance): string[] {
-  return timing.plays.flat().flatMap((step) => exposureError(step, tolerance) ?? []);
+/** The exposure faults of every play of an answer. */
+export function answerExposureFaults(timing: TimingEnvelope, tolerance: ExposureTolerance): ExposureFault[] {
+  return uninterruptedPlays(timing.plays).flat().flatMap((step) => exposureFault(step, tolerance) ?? []);
 }
 
 function mistimedRule(evidence: SessionEvidence, r: EffectiveRules): RuleOutcome {
   const maxShare = r.maxMistimedShare;
   if (maxShare === false) return off('maxMistimedShare');
-  const timed = evidence.answers.filter((a) => a.timing && a.timing.plays.flat().some(isTimedStep));
-  if (timed.length === 0) return outcome('maxMistimedShare', 'not applicable', 'no step timed by its duration');
-  const mistimed = timed.map((a) => ({ a, errors: answerExposureErrors(a.timing!, r) })).filter((m) => m.errors.length > 0);
+  const timed = evidence.answers.filter((a) => a.timing && uninterruptedPlays(a.timing.plays).flat().some(isTimedStep));
+  if (timed.length === 0) return outcome('maxMistimedShare', 'not applicable', { key: 'noTimedStep' });
+  const mistimed = timed.map((a) => ({ a, faults: answerExposureFaults(a.timing!, r) })).filter((m) => m.faults.length > 0);
   const share = mistimed.length / timed.length;
-  const examples = mistimed.slice(0, 3).map((m) => `stimulus ${m.a.stimulusId}: ${m.errors[0]}`);
-  const detail = `${mistimed.length} of ${plural(timed.length, 'timed answer')} mistimed (${round(share * 100, 1)} %, maximum ${round(maxShare * 100, 1)} %)${examples.length ? `: ${examples.join('; ')}${mistimed.length > 3 ? '; …' : ''}` : ''}`;
-  return outcome('maxMistimedShare', share <= maxShare + 1e-12 ? 'passed' : 'failed', detail);
+  const examples = mistimed.slice(0, 3).map((m) => ({ stimulus: m.a.stimulusId, fault: m.faults[0]! }));
+  const facts: DetailFacts = { key: 'mistimed', count: mistimed.length, timed: timed.length, sharePct: round(share * 100, 1), maxPct: round(maxShare * 100, 1), examples };
+  return outcome('maxMistimedShare', share <= maxShare + 1e-12 ? 'passed' : 'failed', facts);
 }
 
 function fullscreenRule(evidence: SessionEvidence, enabled: boolean): RuleOutcome {
   if (!enabled) return off('fullscreen');
-  if (!evidence.fullscreenRequired) return outcome('fullscreen', 'not applicable', 'the job does not require fullscreen');
+  if (!evidence.fullscreenRequired) return outcome('fullscreen', 'not applicable', { key: 'fullscreenNotRequired' });
   const known = evidence.answers.filter((a) => a.timing);
-  if (known.length === 0) return outcome('fullscreen', 'not applicable', 'no timing record tells the window state');
+  if (known.length === 0) return outcome('fullscreen', 'not applicable', { key: 'noWindowState' });
   const windowed = known.filter((a) => !a.timing!.window.isfullScreen);
-  if (windowed.length === 0) return outcome('fullscreen', 'passed', `${plural(known.length, 'answer')} given in fullscreen`);
-  return outcome('fullscreen', 'failed', `${windowed.length} of ${plural(known.length, 'answer')} given outside fullscreen`);
+  if (windowed.length === 0) return outcome('fullscreen', 'passed', { key: 'allFullscreen', answers: known.length });
+  return outcome('fullscreen', 'failed', { key: 'outsideFullscreen', count: windowed.length, answers: known.length });
 }
 
 /** Milliseconds from the first media onset of the trial to its answer, when the envelope tells both. */
@@ -287,21 +291,21 @@ export function trialMs(timing: TimingEnvelope | null): number | null {
 function trialTimeRule(evidence: SessionEvidence, minimum: number | false): RuleOutcome {
   if (minimum === false) return off('minTrialMs');
   const timed = evidence.answers.map((a) => ({ a, ms: trialMs(a.timing) })).filter((t) => t.ms !== null);
-  if (timed.length === 0) return outcome('minTrialMs', 'not applicable', 'no answer time recorded');
+  if (timed.length === 0) return outcome('minTrialMs', 'not applicable', { key: 'noAnswerTime' });
   const fast = timed.filter((t) => t.ms! < minimum);
-  if (fast.length === 0) return outcome('minTrialMs', 'passed', `fastest answer ${Math.round(Math.min(...timed.map((t) => t.ms!)))} ms (minimum ${minimum} ms)`);
-  const list = fast.slice(0, 5).map((t) => `stimulus ${t.a.stimulusId} in ${Math.round(t.ms!)} ms`);
-  return outcome('minTrialMs', 'failed', `${fast.length} of ${plural(timed.length, 'answer')} faster than ${minimum} ms: ${list.join('; ')}${fast.length > 5 ? '; …' : ''}`);
+  if (fast.length === 0) return outcome('minTrialMs', 'passed', { key: 'fastest', ms: Math.round(Math.min(...timed.map((t) => t.ms!))), minimum });
+  const examples = fast.slice(0, EXAMPLES).map((t) => ({ stimulus: t.a.stimulusId, ms: Math.round(t.ms!) }));
+  return outcome('minTrialMs', 'failed', { key: 'tooFast', count: fast.length, answers: timed.length, minimum, examples });
 }
 
 type VisualEvidence = Pick<SessionEvidence, 'visualTestsRequired' | 'visualTestsPassed'>;
 
 function visualRule(evidence: VisualEvidence, enabled: boolean): RuleOutcome {
   if (!enabled) return off('visualTests');
-  if (!evidence.visualTestsRequired) return outcome('visualTests', 'not applicable', 'the job runs no visual test');
-  if (evidence.visualTestsPassed === true) return outcome('visualTests', 'passed', 'passed, as the session logs show');
-  if (evidence.visualTestsPassed === false) return outcome('visualTests', 'failed', 'failed, as the session logs show');
-  return outcome('visualTests', 'failed', 'no session log shows the visual tests passed');
+  if (!evidence.visualTestsRequired) return outcome('visualTests', 'not applicable', { key: 'noVisualTest' });
+  if (evidence.visualTestsPassed === true) return outcome('visualTests', 'passed', { key: 'visualPassed' });
+  if (evidence.visualTestsPassed === false) return outcome('visualTests', 'failed', { key: 'visualFailed' });
+  return outcome('visualTests', 'failed', { key: 'visualUnknown' });
 }
 
 /**
@@ -337,14 +341,13 @@ function inspectionRule(evidence: SessionEvidence, rule: EffectiveRules['minInsp
   if (rule === false) return off('minInspection');
   const { ms = 0, azimuthDeg = 0, maxShortShare = 0 } = rule;
   const inspected = evidence.answers.filter((a) => a.views?.mode === 'inspect');
-  if (inspected.length === 0) return outcome('minInspection', 'not applicable', 'no 3D object inspected');
-  const short = inspected.flatMap((a) => {
+  if (inspected.length === 0) return outcome('minInspection', 'not applicable', { key: 'noInspection' });
+  const short = inspected.flatMap((a): ShortInspection[] => {
     const seen = inspectionOf(a.views!);
-    const lacks = [...(seen.inspectMs < ms ? [`${Math.round(seen.inspectMs)} ms`] : []), ...(seen.azimuthRangeDeg < azimuthDeg ? [`${round(seen.azimuthRangeDeg, 1)}° of azimuth`] : [])];
-    return lacks.length ? [`stimulus ${a.stimulusId}: ${lacks.join(', ')}`] : [];
+    const lacks = { ...(seen.inspectMs < ms ? { ms: Math.round(seen.inspectMs) } : {}), ...(seen.azimuthRangeDeg < azimuthDeg ? { azimuthDeg: round(seen.azimuthRangeDeg, 1) } : {}) };
+    return Object.keys(lacks).length ? [{ stimulus: a.stimulusId, ...lacks }] : [];
   });
   const share = short.length / inspected.length;
-  const wanted = `at least ${ms} ms and ${azimuthDeg}° of azimuth, at most ${round(maxShortShare * 100, 1)} % short`;
-  const detail = `${short.length} of ${plural(inspected.length, 'inspected answer')} short (${wanted})${short.length ? `: ${short.slice(0, 5).join('; ')}${short.length > 5 ? '; …' : ''}` : ''}`;
-  return outcome('minInspection', share <= maxShortShare + 1e-12 ? 'passed' : 'failed', detail);
+  const facts: DetailFacts = { key: 'inspection', count: short.length, inspected: inspected.length, ms, azimuthDeg, maxShortPct: round(maxShortShare * 100, 1), examples: short.slice(0, EXAMPLES) };
+  return outcome('minInspection', share <= maxShortShare + 1e-12 ? 'passed' : 'failed', facts);
 }

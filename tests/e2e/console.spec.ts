@@ -16,6 +16,8 @@ import { PROTOCOLS } from '../../src/protocols/registry.js';
 import { runCli } from '../../src/server/cli.js';
 import { jobStatus, userSummaries } from '../../src/server/storage/users.js';
 import { addUser, PASSWORD, zipFolder } from '../../testkit/console.js';
+import { englishFragments, englishIn, typographyFaults } from '../../testkit/french-scan.js';
+import { BCHECK, sessionLogsOf, timingEnvelopeOf } from '../../testkit/participant-bodies.js';
 import { E2E_STUDIES_DIR, expect, test, type GlimpseServer } from './fixtures';
 import { openInstructions, voteDialog } from './protocols-steps';
 
@@ -118,6 +120,9 @@ test('a researcher uploads a study, previews the draft, opens it, watches a part
   await expect(page.locator('#job-status')).toHaveText('draft');
   await expect(page.locator('#participant-links')).toContainText(`/acr/${JOB}?platform=prolific&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
   await expect(page.locator('#completion-url')).toHaveText('Completion URL: none: participants are shown a verification code');
+  // Nothing judged nor completed yet: each list says so, as its neighbours do, instead of an empty table or chart.
+  await expect(page.locator('#screening-rules')).toHaveText('None');
+  await expect(page.locator('#no-completions')).toHaveText('No session completed yet: the chart of completions per hour starts with the first one.');
   await page.locator('#study-settings summary').click();
   await expect(page.locator('#study-settings').getByRole('row', { name: /^targetScreenSizeWidth/ })).toBeVisible();
   await page.getByRole('button', { name: 'Make preview links' }).click();
@@ -284,8 +289,151 @@ test('an administrator sees every account and its roles on the Users page; a vie
   await page.getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   const viewerRow = page.locator('#users-table tr', { hasText: viewer });
-  await expect(viewerRow.locator('td')).toHaveText([viewer, 'viewer: e2e-acr', '0', /^\d{4}-\d{2}-\d{2}$/]);
+  // The creation date as the console's language writes it (Intl), not an ISO string.
+  await expect(viewerRow.locator('td')).toHaveText([viewer, 'viewer: e2e-acr', '0', /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/]);
   const adminRow = page.locator('#users-table tr', { hasText: admin });
   await expect(adminRow.locator('td').nth(1)).toHaveText('administrator (every study)');
   await expectAccessible(page, 'the users page');
+  // In French: roles, dates and the hint in French (the accounts' e-mails are data).
+  await page.getByRole('button', { name: 'Français' }).click();
+  await expect(viewerRow.locator('td')).toHaveText([viewer, `lecteur${NBSP}: e2e-acr`, '0', /^\d{1,2} \p{L}+\.? \d{4}, \d{2}:\d{2}:\d{2}$/u]);
+  await expectFrench(page, 'users page');
+});
+
+const FRENCH_JOB = 'etude-fr';
+const NBSP = '\u00a0';
+
+/**
+ * The text a reader of the French page sees: visible text nodes, those of one element joined as they read, leaving
+ * out what is data or in another language on purpose (translate="no": ids, e-mails, file names; lang="en": the
+ * switch to English, the English report's chart titles; code).
+ */
+async function frenchText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const skip = '[translate="no"], [lang]:not([lang="fr"]), code, script, style';
+    let text = '';
+    let last: Element | null = null;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest(skip) || !parent.checkVisibility()) continue;
+      text += (parent === last ? '' : '\n') + node.textContent;
+      last = parent;
+    }
+    return text;
+  });
+}
+
+/** No English string of the console's tables (nor of the reasons and no-results tables) on the page, and French typography. */
+async function expectFrench(page: Page, what: string): Promise<string> {
+  const text = await frenchText(page);
+  expect(englishIn(text, englishFragments()), `English on the French ${what}`).toEqual([]);
+  expect(typographyFaults(text), `French typography of the ${what}`).toEqual([]);
+  return text;
+}
+
+/** An ACR study with a trap (it shows « Bad »: answer 1), imported by the CLI, owned by `owner`. */
+async function importFrenchStudy(glimpse: GlimpseServer, owner: string): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'glimpse-console-fr-'));
+  const study = JSON.parse(await readFile(join(E2E_STUDIES_DIR, 'e2e-acr.json'), 'utf8')) as { id: string; playlists: unknown };
+  const images = [...IMAGES, 'images/still-life_320x180_blur2.jpg'];
+  study.id = FRENCH_JOB;
+  study.playlists = [{ stimuli: [{ source: images[0] }, { source: images[1] }, { source: images[2], check: { kind: 'trap', answer: 1 } }] }];
+  await mkdir(join(folder, 'media/images'), { recursive: true });
+  for (const image of images) await cp(join(E2E_STUDIES_DIR, 'media', image), join(folder, 'media', image));
+  await writeFile(join(folder, 'study.json'), JSON.stringify(study, null, 2));
+  await cliOutput(glimpse, ['import', join(folder, 'study.json')]);
+  await addUser(glimpse.storage, owner, { jobId: FRENCH_JOB, role: 'owner' });
+}
+
+/**
+ * A participant through the API as the page posts: each answer's ACR index (0 = Excellent … 4 = Bad) by stimulus
+ * role, timed unless `untimed`; then the session logs and the code, which judges the session. Returns its id and
+ * the trap's stimulus id.
+ */
+async function answerFrenchStudy(page: Page, glimpse: GlimpseServer, pid: string, index: { trap: number; other: number }, untimed = false) {
+  const { id: bcheckId } = (await (await page.request.post('/api/bchecks/', { data: BCHECK })).json()) as { id: number };
+  const query = new URLSearchParams({ platform: 'prolific', PROLIFIC_PID: pid, STUDY_ID: 'fr', SESSION_ID: `s-${pid}`, bcheckId: String(bcheckId) });
+  const playlist = (await (await page.request.get(`/api/getacr/${FRENCH_JOB}?${query}`)).json()) as { session_id: number; sessionToken: string; stimulis: Array<{ stimuliId: number }> };
+  const specs = await glimpse.db.selectFrom('stimuli').select(['id', 'spec']).where('id', 'in', playlist.stimulis.map((s) => s.stimuliId)).execute();
+  const trap = specs.find((s) => s.spec.includes('"check"'))!.id;
+  for (const [i, { stimuliId }] of playlist.stimulis.entries()) {
+    const timing = untimed && i === 0 && stimuliId !== trap ? {} : { timing: timingEnvelopeOf() };
+    const body = { stimuli_id: stimuliId, session_id: playlist.session_id, session_token: playlist.sessionToken, value: stimuliId === trap ? index.trap : index.other, nbReplay: 0, logs: null, ...timing };
+    expect((await page.request.post('/api/ratings/', { data: body })).status()).toBe(201);
+  }
+  expect((await page.request.post('/api/sessionlogs/', { data: sessionLogsOf(playlist.sessionToken) })).status()).toBe(201);
+  expect((await page.request.get(`/api/sessions/token/${playlist.sessionToken}`)).status()).toBe(200);
+  return { sessionId: playlist.session_id, trap };
+}
+
+test('the French console is French: every page, the reasons with the answers as participants saw them, dates, protocol names, and why no chart is drawn', async ({ page, glimpse }) => {
+  test.setTimeout(180_000);
+  const owner = `proprietaire-${randomUUID()}@lab.example`;
+  await importFrenchStudy(glimpse, owner);
+  // One participant answers the trap « Excellent » (rejected); the other answers it right but one answer has no
+  // timing record (excluded, paid). Every session is left out of the analysis: the report has no results.
+  const rejected = await answerFrenchStudy(page, glimpse, `fr${randomUUID().slice(0, 8)}`, { trap: 0, other: 1 });
+  const excluded = await answerFrenchStudy(page, glimpse, `fr${randomUUID().slice(0, 8)}`, { trap: 4, other: 3 }, true);
+  const untimed = (await glimpse.db.selectFrom('ratings').select(['stimulus_id', 'timing']).where('session_id', '=', excluded.sessionId).execute()).find((r) => r.timing === null)!.stimulus_id;
+
+  await page.goto('/console');
+  await page.getByRole('button', { name: 'Français' }).click();
+  await expect(page.getByRole('heading', { name: 'Connexion à la console' })).toBeVisible();
+  await expectFrench(page, 'sign-in page');
+  await page.getByLabel('Adresse électronique').fill(owner);
+  await page.getByLabel('Mot de passe').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+
+  // The studies: named once (the heading names the table), the protocol in words.
+  const studies = page.getByRole('table', { name: 'Études' });
+  await expect(studies.getByRole('columnheader')).toHaveText(['Étude', 'Protocole', 'État', 'Commencées', 'Terminées', 'Approuvées', 'Rejetées', 'Liens des participants']);
+  await expect(studies.getByRole('row', { name: new RegExp(FRENCH_JOB) }).getByRole('cell').nth(1)).toHaveText('Notation sur une échelle de catégories (ACR)');
+  expect((await page.locator('main').innerText()).match(/Études/g)).toHaveLength(1);
+  await expectFrench(page, 'studies list');
+
+  // The overview: the rejections with their reasons in French, the trap's answers by the labels the French page shows.
+  await studies.getByRole('link', { name: FRENCH_JOB }).click();
+  await expect(page.locator('main p.muted').first()).toHaveText(`Protocole${NBSP}: Notation sur une échelle de catégories (ACR)`);
+  const trapReason = `Question indiquant la réponse à donner manquée (1 stimulus sur 1 manqué${NBSP}: stimulus ${rejected.trap}${NBSP}: répondu Excellente, attendu Mauvaise)`;
+  const untimedReason = `Un stimulus n’a pas pu être montré en entier (erreur de média ou affichage interrompu) (1 réponse sur 3 pas montrée jusqu’au bout${NBSP}: stimulus ${untimed}${NBSP}: aucun relevé de minutage)`;
+  await expect(page.locator('#rejections li')).toHaveCount(2);
+  expect((await page.locator('#rejections li').allTextContents()).sort()).toEqual(
+    [`Session ${rejected.sessionId} (Paiement${NBSP}: rejeter, Analyse${NBSP}: exclure)${NBSP}: ${trapReason}`, `Session ${excluded.sessionId} (Paiement${NBSP}: approuver, Analyse${NBSP}: exclure)${NBSP}: ${untimedReason}`].sort(),
+  );
+  await expect(page.locator('#screening-rules')).toContainText('Question indiquant la réponse à donner manquée');
+  await expect(page.locator('figure.chart canvas')).toBeVisible();
+  await expectFrench(page, 'job overview');
+
+  // Participants: dates as French writes them, the reasons in French.
+  await page.getByRole('link', { name: 'Participants' }).click();
+  const row = page.locator(`#participants-table tbody tr:has(td:first-child:text-is("${rejected.sessionId}"))`);
+  await expect(row.locator('td').nth(3)).toHaveText(/^\d{1,2} \p{L}+\.? \d{4}, \d{2}:\d{2}:\d{2}$/u);
+  await expect(row.locator('td').nth(8)).toHaveText(trapReason);
+  await expectFrench(page, 'participants page');
+
+  // Downloads: the report has no results, so no chart: the page says why, as the report does, in its language.
+  await page.getByRole('link', { name: 'Téléchargements' }).click();
+  await page.getByRole('button', { name: 'Afficher les graphiques' }).click();
+  const keepFr = `«${NBSP}Garder les sessions rejetées pour le paiement${NBSP}» ou «${NBSP}Garder les sessions exclues pour raison technique${NBSP}»`;
+  await expect(page.locator('#no-charts')).toHaveText(`Aucun résultat${NBSP}: aucun vote de notation utilisable. 2 sessions ont été écartées par le contrôle de qualité\u202f; ${keepFr} les garde.`);
+  await expect(page.locator('figure.chart')).toHaveCount(0);
+  await expectFrench(page, 'downloads page without results');
+  await page.getByRole('button', { name: 'English', exact: true }).click();
+  await expect(page.locator('#no-charts')).toHaveText(
+    'No results: no usable rating votes. 2 sessions were left out by quality control; “Keep sessions rejected for payment” or “Keep sessions excluded for technical reasons” keeps them.',
+  );
+  await page.getByRole('button', { name: 'Français', exact: true }).click();
+  // Kept, both sessions give results: the charts are drawn and the explanation goes.
+  await page.getByLabel('Garder les sessions rejetées pour le paiement').check();
+  await page.getByLabel('Garder les sessions exclues pour raison technique').check();
+  await page.getByRole('button', { name: 'Afficher les graphiques' }).click();
+  await expect(page.locator('figure.chart canvas').first()).toBeVisible();
+  await expect(page.locator('#no-charts')).toHaveCount(0);
+  await expectFrench(page, 'downloads page with charts');
+  await expectAccessible(page, 'the French downloads page with charts');
+
+  await page.getByRole('link', { name: 'Importer une étude' }).click();
+  await expect(page.getByRole('heading', { name: 'Importer une étude' })).toBeVisible();
+  await expectFrench(page, 'import page');
 });

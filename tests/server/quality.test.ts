@@ -162,12 +162,13 @@ describeEachDialect('quality control', (dialect) => {
       const again = json<{ verification_code: string }>(await ctx().app.inject(`/api/sessions/token/${straight.playlist.sessionToken}`));
       expect(again.verification_code).toBe(straight.code);
 
-      // `screen` judges again and prints both verdicts with the reasons in words.
+      // `screen` judges again and prints both verdicts with the reasons in words; the trap's answer as the
+      // participant saw it (3 is Fair on the ACR scale, stored as index 2), not a score beside a stored index.
       const screened = await cli(['screen', 'qc-acr']);
       expect(screened.code).toBe(0);
       expect(screened.out).toContain(`${careful.sessionId}\tapprove\tinclude\t\n`);
       expect(screened.out).toMatch(
-        new RegExp(`${straight.sessionId}\\treject\\texclude\\tMissed a question that said what to answer \\(1 of 1 stimulus missed: stimulus \\d+ \\(expected 1, answered 3\\)\\); Gave \\(almost\\) the same answer to every question \\(variance 0 of 5 ratings \\(minimum 0\\.15\\)\\)`),
+        new RegExp(`${straight.sessionId}\\treject\\texclude\\tMissed a question that said what to answer \\(1 of 1 stimulus missed: stimulus \\d+: answered Fair, expected Bad\\); Gave \\(almost\\) the same answer to every question \\(variance 0 of 5 ratings \\(minimum 0\\.15\\)\\)`),
       );
       expect(screened.out).toContain('2 completed sessions: 1 approved, 1 rejected; 1 included in the analysis, 1 excluded');
 
@@ -375,8 +376,14 @@ describeEachDialect('quality control', (dialect) => {
     expect(res.code).toBe(0);
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(json.unavailable).toEqual([
-      { section: 'Results', missing: 'no usable rating votes. 2 sessions were left out by quality control (see "Observers kept and why"); `--include rejected` or `--include excluded` keeps them.' },
+      {
+        section: 'Results',
+        missing: 'no usable rating votes. 2 sessions were left out by quality control (see "Observers kept and why"); `--include rejected` or `--include excluded` keeps them.',
+        // The same as facts: the console words them in its language.
+        because: { missing: { code: 'noRatingVotes' }, leftOut: 2 },
+      },
     ]);
+    expect(json.notes[0]).toBe('No results: no usable rating votes. 2 sessions were left out by quality control (see "Observers kept and why"); `--include rejected` or `--include excluded` keeps them.');
     expect(json.quality.sessions).toMatchObject({ completed: 2, rejected: 2, kept: 0 });
     expect(json.notes).toContain('Rejected sessions: 2, left out (--include rejected keeps them).');
     const html = await readFile(join(out, 'report.html'), 'utf8');

@@ -16,6 +16,7 @@ import type { Random } from '../random.js';
 import { normalQuantile, percentileInterval, sd, type Interval } from '../stats.js';
 import type { ProgressEvent, QuadrupleVote, TripletVote, VoteSource } from '../types.js';
 import { DEFAULT_GLM_CONTROL, fitProbitGlm, type SparseDesign } from './probit-glm.js';
+import { MissingDataError } from '../missing.js';
 
 export type MldsKind = 'quadruple' | 'triad';
 
@@ -148,7 +149,7 @@ export function fitMlds(
   random: Random,
   onProgress?: (event: ProgressEvent) => void,
 ): MldsResult {
-  if (trials.levels.length < 3) throw new Error(`MLDS needs at least 3 stimulus levels, got ${trials.levels.length}`);
+  if (trials.levels.length < 3) throw new MissingDataError({ code: 'tooFewLevels', levels: trials.levels.length });
   const design = mldsDesign(trials);
   const fit = fitProbitGlm(design, trials.response);
   const p = design.columns;

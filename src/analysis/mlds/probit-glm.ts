@@ -10,6 +10,7 @@
  */
 import { CholeskyDecomposition, inverse, Matrix } from 'ml-matrix';
 import { normalCdf, normalPdf, normalQuantile } from '../stats.js';
+import { MissingDataError } from '../missing.js';
 
 const DOUBLE_EPS = 2.220446049250313e-16;
 /** R's binomial()$linkinv for probit clamps η to ±(−qnorm(.Machine$double.eps)). */
@@ -97,7 +98,7 @@ export function fitProbitGlm(design: SparseDesign, y: ArrayLike<number>, control
     }
     information = Matrix.from1DArray(columns, columns, info);
     const cholesky = new CholeskyDecomposition(information);
-    if (!cholesky.isPositiveDefinite()) throw new Error('the MLDS design is singular: some level never appears, or the levels are not connected');
+    if (!cholesky.isPositiveDefinite()) throw new MissingDataError({ code: 'singularDesign' });
     const previous = coefficients;
     coefficients = Float64Array.from(cholesky.solve(Matrix.columnVector(Array.from(score))).getColumn(0));
     let step = 0;

@@ -10,6 +10,7 @@ import { scaleBradleyTerry } from './bradley-terry.js';
 import { identification } from './identification.js';
 import { winMatrix, type PairedData } from './paired-data.js';
 import { JOD_SIGMA, refitBasis, refitThurstone, scaleThurstone, type PairedPrior, type ThurstoneFit } from './thurstone.js';
+import { MissingDataError } from '../missing.js';
 
 /** pwcmp's advice: look at observers whose dist_L exceeds 1.5 (L below Q1 − 1.5·IQR). */
 export const OUTLIER_DIST_L = 1.5;
@@ -91,7 +92,7 @@ export interface PairedSettings {
 
 export function analysePaired(data: PairedData, settings: PairedSettings): PairedResult {
   const n = data.stimuli.length;
-  if (n < 2) throw new Error(`paired scaling needs at least 2 stimuli, got ${n}`);
+  if (n < 2) throw new MissingDataError({ code: 'tooFewStimuli', stimuli: n });
   const anchorIndex = settings.anchor === null ? -1 : data.stimuli.indexOf(settings.anchor);
   if (settings.anchor !== null && anchorIndex < 0) throw new Error(`anchor stimulus "${settings.anchor}" does not appear in the votes`);
   const gauge = (values: Float64Array) => (anchorIndex < 0 ? values : values.map((v) => v - values[anchorIndex]));

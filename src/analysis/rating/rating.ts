@@ -19,6 +19,7 @@ import { p910Model, type P910Model } from './p910.js';
 import { collectRatingData, keepObservers, votesPerObserver, type RatingData } from './rating-data.js';
 import { MAX_TESTED_GROUPS, pairwiseSignificance, type PairwiseSignificance } from './significance.js';
 import { bt500Screening, correlationScreening, p913Screening, straightLining } from './screening.js';
+import { MissingDataError } from '../missing.js';
 
 export interface RatingObserver {
   observer: string;
@@ -85,7 +86,7 @@ export async function analyseRating(
   options: { excludeFlagged: boolean; screening: RatingScreening; correlationThreshold: number; varianceThreshold: number },
 ): Promise<RatingResult> {
   const data = await collectRatingData(source, options.excludeFlagged);
-  if (data.stimuli.length === 0) throw new Error('no usable rating votes');
+  if (data.stimuli.length === 0) throw new MissingDataError({ code: 'noRatingVotes' });
   const notes: string[] = [];
   if (data.inconsistentStimuli.length > 0) {
     notes.push(`${data.inconsistentStimuli.length} stimuli had rows with different condition, content or reference flags; the first row's values were used (${data.inconsistentStimuli.slice(0, 5).join(', ')}${data.inconsistentStimuli.length > 5 ? ', …' : ''}).`);
@@ -136,7 +137,7 @@ export async function analyseRating(
   if (p913.allWouldBeRejected) notes.push('P.913 bias-removed BT.500: every observer met the rejection rule, so none was rejected.');
 
   const kept = options.screening === 'none' ? data : keepObservers(data, (i) => observers[i].kept);
-  if (kept.observers.length === 0) throw new Error(`the ${options.screening} screening rejected every observer`);
+  if (kept.observers.length === 0) throw new MissingDataError({ code: 'screeningRejectedAll', screening: options.screening });
   // P.913 (sureal BR_SR_MOS): the MOS of the kept observers' votes less each one's bias δ (estimated on all
   // observers). The P.910 model estimates biases itself, so it takes the votes as given.
   const scored = options.screening === 'p913' ? keepObservers({ ...data, score: p913.corrected }, (i) => observers[i].kept) : kept;

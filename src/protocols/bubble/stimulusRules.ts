@@ -28,6 +28,8 @@ const SIDES = ['sourceA', 'sourceB'] as const;
 export const bubbleChecks: CheckRules<BubbleStimulusSpec> = {
   answer: { type: 'integer', minimum: 0, maximum: 4 },
   passed: (check, { value }) => value === check.answer,
+  // Unlabelled: the same value is a side or an emotion depending on the page's query (emotion=1).
+  answerOf: ({ value }) => value,
 };
 
 export const bubbleStimulus: StimulusRules<BubbleStimulusSpec> = {

@@ -10,6 +10,7 @@ export const mldsPair = {
   playlistPath: 'getmldspc',
   eligibility: GENERIC_PAGE_ELIGIBILITY,
   instructionImage: '/instructions/mlds-pair.svg',
+  objectInstructionImage: '/instructions/mlds-pair-3d.svg',
   stimulus: genericStimulus({ all: ['sourceA', 'sourceB'] }, pairedChecks.answer),
   checks: pairedChecks,
   answers: { ratingValues: [0, 1], screenings: false },

@@ -10,6 +10,7 @@ export const pairComparison = {
   playlistPath: 'getrandomtasks',
   eligibility: GENERIC_PAGE_ELIGIBILITY,
   instructionImage: '/instructions/pair.svg',
+  objectInstructionImage: '/instructions/pair-3d.svg',
   stimulus: genericStimulus({ all: ['sourceA', 'sourceB'] }, pairedChecks.answer),
   checks: pairedChecks,
   answers: { ratingValues: [0, 1], screenings: false },

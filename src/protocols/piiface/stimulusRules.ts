@@ -3,11 +3,14 @@ import type { PiifaceStimulusSpec } from '../../contract/stimulus.js';
 import { checkSchema } from '../common/checks.js';
 import { MEDIA_FILE_SCHEMA } from '../common/genericStimulus.js';
 import type { CheckRules, StimulusRules } from '../types.js';
+import { EMOTION_KEYS } from './answers.js';
 
 /** Gold and trap answers are the expected emotion index (0 Anger … 6 Surprise); the confidence does not count. */
 export const piifaceChecks: CheckRules<PiifaceStimulusSpec> = {
   answer: { type: 'integer', minimum: 0, maximum: 6 },
-  passed: (check, { value }) => Math.floor(value / 10) - 1 === check.answer,
+  passed: (check, answer) => piifaceChecks.answerOf(answer) === check.answer,
+  answerOf: ({ value }) => Math.floor(value / 10) - 1,
+  labelOf: (emotion) => EMOTION_KEYS[Number(emotion)],
 };
 
 /** A piiface stimulus (SPEC §3): its type string (a training type's fourth '/' segment is the expected emotion) and its image. */

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { protocolOf } from '../../protocols/registry.js';
 import { verdictsOf } from '../../quality/reasons.js';
+import type { RuleOutcome } from '../../quality/rules.js';
 import type { ProtocolDefinition } from '../../protocols/types.js';
 import { HttpError, notFound } from '../errors.js';
 import { participantPage, sessionTokenInJob, type ParticipantFilter } from '../storage/console-reads.js';
@@ -11,7 +12,7 @@ import { withdraw } from '../storage/withdrawals.js';
 import { CONSOLE_COOKIE, requireRole, streamStillAllowed } from './auth.js';
 import { guardSending } from '../plugins/security.js';
 import { LiveStatsHub, type LiveStreamLimits } from './live-stats.js';
-import { jobStats } from './stats.js';
+import { failedRules, jobStats } from './stats.js';
 import { analysisFormatsOf } from '../export/analysis-formats.js';
 import { createPreviewLink } from '../storage/previews.js';
 import { participantLinks } from '../playlist-links.js';
@@ -216,11 +217,11 @@ export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinute
 /** A session's two verdicts and its failed rules (the page says them in words, in its language); nulls when not judged. */
 function participantVerdicts(outcomes: string | null) {
   if (!outcomes) return { payment: null, analysis: null, failed: [] };
-  const parsed = JSON.parse(outcomes) as Array<{ rule: string; status: string; detail: string }>;
+  const parsed = JSON.parse(outcomes) as RuleOutcome[];
   const { approved, included } = verdictsOf(parsed);
   return {
     payment: approved ? 'approve' : 'reject',
     analysis: included ? 'include' : 'exclude',
-    failed: parsed.filter((o) => o.status === 'failed').map((o) => ({ rule: o.rule, detail: o.detail })),
+    failed: failedRules(parsed),
   };
 }

@@ -4,6 +4,7 @@ import { RULE_NAMES } from '../../quality/rules.js';
 import { abandonedSessions, playlistCounts, type PlaylistCounts, sessionTimes, verdictsOfJob } from '../storage/console-reads.js';
 import type { StoredJob } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
+import { unstartedVisits } from '../storage/visits.js';
 
 /**
  * What the console's job page shows, live (README "Console"): progress per playlist against the target of accepted
@@ -16,6 +17,8 @@ export type PlaylistProgress = PlaylistCounts;
 export interface JobStats {
   status: 'draft' | 'open' | 'paused' | 'full' | 'closed';
   target: number | null;
+  /** Links opened whose visitor never passed eligibility: no session, no playlist slot, no lease (storage/visits.ts). */
+  visited: number;
   /** accepted/rejected: the payment verdict; excluded: left out of the analysis (technical reasons included). */
   sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; excluded: number; notJudged: number };
   playlists: PlaylistProgress[];
@@ -29,8 +32,14 @@ export interface JobStats {
   /** Each rule with what it decides (payment: rejects and excludes; analysis: excludes only); the page says it in words. */
   rules: Array<{ rule: string; kind: RuleKind; passed: number; failed: number }>;
   /** The latest sessions rejected or excluded, with both verdicts and the failed rules (the page says them in words). */
-  rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: Array<{ rule: string; detail: string }> }>;
+  rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: FailedRule[] }>;
 }
+
+/** A failed rule as the pages get it: its English detail and the facts the page words in its language. */
+export type FailedRule = Pick<RuleOutcome, 'rule' | 'detail' | 'facts'>;
+
+export const failedRules = (outcomes: readonly RuleOutcome[]): FailedRule[] =>
+  outcomes.filter((o) => o.status === 'failed').map(({ rule, detail, facts }) => ({ rule, detail, facts }));
 
 /** Where an abandoned session stopped: a phase code (the page words it), the stimulus it was on, a failure's kind. */
 export interface DropOut {
@@ -72,6 +81,7 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
   return {
     status: job.status === 'open' && full ? 'full' : job.status,
     target,
+    visited: await unstartedVisits(storage, job.id),
     sessions: {
       started: total('started'),
       running: total('running'),
@@ -96,7 +106,7 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
         completedAt: v.completed_at,
         payment: verdicts.approved ? 'approve' : 'reject',
         analysis: 'exclude',
-        failed: v.parsed.filter((o) => o.status === 'failed').map((o) => ({ rule: o.rule, detail: o.detail })),
+        failed: failedRules(v.parsed),
       })),
   };
 }

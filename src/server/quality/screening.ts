@@ -1,7 +1,8 @@
 import type { ViewsRecord } from '../../contract/payloads.js';
 import type { StimulusCheck } from '../../contract/quality.js';
 import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/registry.js';
-import type { AnalysedRating, ProtocolDefinition } from '../../protocols/types.js';
+import type { AnalysedRating, CheckRules, ProtocolDefinition } from '../../protocols/types.js';
+import type { QuotedAnswer } from '../../quality/reasons.js';
 import { evaluateSession, visualTestsOutcome, withVisualTests, type ScreenedAnswer, type SessionEvidence, type Verdict } from '../../quality/rules.js';
 import { parseTiming } from '../export/timing.js';
 import { findJob, type StoredJob } from '../storage/jobs.js';
@@ -71,6 +72,7 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
           rating: rating?.(row.stimulus_id, spec, row.value) ?? null,
           check,
           checkPassed: check ? (protocol.checks?.passed(check, analysed) ?? false) : null,
+          ...(check && protocol.checks ? { quoted: quotedCheck(protocol.checks, check, analysed) } : {}),
           timing: parseTiming(row.timing, row.logs),
           views: row.views === null ? null : (JSON.parse(row.views) as ViewsRecord),
         };
@@ -90,6 +92,18 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
 }
 
 const visualTestsRequired = (job: StoredJob) => (job.fields.visualTests?.length ?? 0) > 0;
+
+/**
+ * A check's answer and expected answer in the check's own space, by the label the participant's page shows where
+ * it has one: the reasons then say "answered Excellent, expected Bad", not a stored index next to a score.
+ */
+function quotedCheck(rules: CheckRules, check: StimulusCheck, answer: AnalysedRating<unknown>): NonNullable<ScreenedAnswer['quoted']> {
+  const quote = (x: StimulusCheck['answer']): QuotedAnswer => {
+    const label = rules.labelOf?.(x);
+    return label ? { label } : { as: x };
+  };
+  return { answered: quote(rules.answerOf(answer)), expected: quote(check.answer) };
+}
 
 /** A session's ordinary scores (checks left out) per analysis stimulus: what it adds to the MOS when included. */
 function ownScores(answers: readonly ScreenedAnswer[]): ScoreSums {

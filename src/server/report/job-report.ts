@@ -13,6 +13,7 @@ import { jobVerdicts, sessionsWithAnswers } from '../storage/quality.js';
 import { jobMedia } from '../storage/studies.js';
 import { keptInReport, qualitySummary } from '../../quality/summary.js';
 import type { Storage } from '../storage/types.js';
+import { MissingDataError } from '../../analysis/missing.js';
 
 /**
  * The analysis report of a stored job (`npm run cli -- report JOBID`): its answers read page by page from the
@@ -144,7 +145,7 @@ export async function jobReport(storage: Storage, jobId: string, options: JobRep
     // Too few answers (or stimuli) for the family's methods: the report says what is missing instead of failing.
     // A study the protocol cannot read (a media without its MLDS level) or a bad option still fails.
     if (error instanceof JobReportError || error instanceof RangeError) throw error;
-    return unavailableReport(input, options, (error as Error).message);
+    return unavailableReport(input, options, error instanceof MissingDataError ? error.missing : { code: 'other', message: (error as Error).message });
   }
 }
 

@@ -75,7 +75,9 @@ export default function ConsoleApp() {
             <Link to="/console/import">{t.importStudy}</Link>
             {user.admin && <Link to="/console/users">{t.users}</Link>}
           </nav>
-          <span className="console-user">{user.email}</span>
+          <span className="console-user" translate="no">
+            {user.email}
+          </span>
           <button type="button" className="link-button" onClick={switchLanguage} lang={language === 'en' ? 'fr' : 'en'}>
             {t.language}
           </button>

@@ -10,7 +10,10 @@ export function CopyLink({ label, url, short = false }: { label: string; url: st
   const [copied, setCopied] = useState(false);
   return (
     <span className={`copy-link${short ? ' short' : ''}`}>
-      <span className="link-platform">{label}</span> <code title={url}>{short ? url.replace(/^https?:\/\/[^/]+/, '') : url}</code>{' '}
+      <span className="link-platform" translate="no">
+        {label}
+      </span>{' '}
+      <code title={url}>{short ? url.replace(/^https?:\/\/[^/]+/, '') : url}</code>{' '}
       <button
         type="button"
         className="small secondary"

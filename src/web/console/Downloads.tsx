@@ -1,7 +1,8 @@
 import { useState } from 'react';
+import { noResultsInWords, type NoResults } from '../../analysis/missing.js';
 import { download, getJson, postJson } from './consoleApi.js';
 import { useConsole } from './context.js';
-import { fill } from './strings.js';
+import { count, fill, keepWithBoxes } from './strings.js';
 import { VegaChart } from './VegaChart.js';
 
 const EXPORTS: Array<{ label: string; query: string }> = [
@@ -20,6 +21,12 @@ const EXPORTS: Array<{ label: string; query: string }> = [
 const ANALYSIS = new Set(['p910.csv', 'pairs.csv', 'mlds.csv']);
 
 type Verdicts = { payment: 'approve' | 'reject'; analysis: 'include' | 'exclude' };
+
+/** GET .../report.json: the report (without results, it says why per section) and its charts' specifications. */
+interface ReportCharts {
+  report: { unavailable?: Array<{ because: NoResults }> };
+  charts: Array<{ title: string; spec: object }>;
+}
 
 /** What judging every session again changed (POST .../screen). */
 interface Rescreened {
@@ -41,7 +48,7 @@ export default function Downloads({ jobId, owner, offered }: { jobId: string; ow
   const [progress, setProgress] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [decisions, setDecisions] = useState<Record<string, Array<{ name: string; rows: number }>>>({});
-  const [charts, setCharts] = useState<Array<{ title: string; spec: object }> | null>(null);
+  const [charts, setCharts] = useState<ReportCharts | null>(null);
   // Which sessions quality control left out the report and the analysis exports keep (the CLI's --include).
   const [include, setInclude] = useState({ rejected: false, excluded: false });
   const includeWords = [include.rejected ? 'rejected' : '', include.excluded ? 'excluded' : ''].filter(Boolean).join(',');
@@ -63,7 +70,7 @@ export default function Downloads({ jobId, owner, offered }: { jobId: string; ow
     setError(null);
     setProgress(t.downloading);
     try {
-      await download(path, (done, total, unit) => setProgress(`${t.downloading} ${done.toLocaleString()}${total !== null && total >= 0 ? ` / ${total.toLocaleString()}` : ''} ${unit === 'rows' ? t.rows : t.bytes}`));
+      await download(path, (done, total, unit) => setProgress(`${t.downloading} ${count(t, done)}${total !== null && total >= 0 ? ` / ${count(t, total)}` : ''} ${unit === 'rows' ? t.rows : t.bytes}`));
       setProgress(null);
     } catch (e) {
       setProgress(null);
@@ -80,7 +87,7 @@ export default function Downloads({ jobId, owner, offered }: { jobId: string; ow
   };
   const showCharts = async () => {
     try {
-      setCharts((await getJson<{ charts: Array<{ title: string; spec: object }> }>(`${base}/report.json${includeQuery}`)).charts);
+      setCharts(await getJson<ReportCharts>(`${base}/report.json${includeQuery}`));
     } catch (e) {
       setError((e as Error).message);
     }
@@ -100,6 +107,7 @@ export default function Downloads({ jobId, owner, offered }: { jobId: string; ow
                 <button
                   type="button"
                   className="secondary"
+                  translate="no"
                   onClick={() => void fetchFile(`${base}/export?${e.query}${ANALYSIS.has(e.label) ? (includeWords ? `&include=${includeWords}` : '') : withPreview ? '&preview=1' : ''}`)}
                 >
                   {e.label}
@@ -131,14 +139,14 @@ export default function Downloads({ jobId, owner, offered }: { jobId: string; ow
           )}
           {(['prolific', 'mturk'] as const).map((platform) => (
             <div key={platform}>
-              <button type="button" className="link-button" onClick={() => void listDecisions(platform)}>
+              <button type="button" className="link-button" translate="no" onClick={() => void listDecisions(platform)}>
                 {platform}
               </button>
               {decisions[platform] && (
                 <ul className="plain buttons">
                   {decisions[platform]!.map((f) => (
                     <li key={f.name}>
-                      <button type="button" className="secondary" onClick={() => void fetchFile(`${base}/decisions/${platform}/${f.name}`)}>
+                      <button type="button" className="secondary" translate="no" onClick={() => void fetchFile(`${base}/decisions/${platform}/${f.name}`)}>
                         {f.name} ({f.rows})
                       </button>
                     </li>
@@ -172,7 +180,18 @@ export default function Downloads({ jobId, owner, offered }: { jobId: string; ow
           </button>
         </li>
       </ul>
-      {charts?.map((chart) => <VegaChart key={chart.title} spec={chart.spec} title={chart.title} />)}
+      {charts && charts.charts.length === 0 && (
+        // No chart to draw: the report's own explanation (what is missing, who was left out, how to keep them), in
+        // the page's language; the way to keep them here is the two boxes above.
+        <div role="status" id="no-charts">
+          {(charts.report.unavailable ?? []).map((m) => (
+            <p key={m.because.missing.code}>{noResultsInWords(m.because, t.reasonLanguage, keepWithBoxes(t))}</p>
+          ))}
+          {!charts.report.unavailable?.length && <p>{t.noCharts}</p>}
+        </div>
+      )}
+      {/* The report is written in English: its chart titles say so, for screen readers and the page's language. */}
+      {charts?.charts.map((chart) => <VegaChart key={chart.title} spec={chart.spec} title={chart.title} language={t.reasonLanguage} titleLanguage="en" />)}
     </section>
   );
 }

@@ -46,7 +46,7 @@ export default function ImportStudy() {
       </form>
       {result && (
         <p role="status" id="import-result">
-          {fill(t.imported, { id: result.jobId, status: result.status })} <Link to={`/console/jobs/${result.jobId}`}>{result.jobId}</Link>
+          {fill(t.imported, { id: result.jobId, status: t.importStatuses[result.status] ?? result.status })} <Link to={`/console/jobs/${result.jobId}`}>{result.jobId}</Link>
         </p>
       )}
       {error && (
@@ -57,7 +57,9 @@ export default function ImportStudy() {
               <ul>
                 {error.details.map((d) => (
                   <li key={`${d.path}:${d.message}`}>
-                    <code>{d.path}</code>: {d.message}
+                    <code>{d.path}</code>
+                    {t.colon}
+                    {d.message}
                   </li>
                 ))}
               </ul>

@@ -51,10 +51,13 @@ export default function JobPage() {
   return (
     <>
       <h1>
-        {job.id} <span className={`status status-${stats.status}`} id="job-status">{t.statusNames[stats.status] ?? stats.status}</span>
+        {/* Ids, e-mails and file names are data, not words: translate="no" keeps them from translators (and the French check). */}
+        <span translate="no">{job.id}</span> <span className={`status status-${stats.status}`} id="job-status">{t.statusNames[stats.status] ?? stats.status}</span>
       </h1>
       <p className="muted">
-        {t.protocol}: {job.protocol}
+        {t.protocol}
+        {t.colon}
+        {t.protocolNames[job.protocol] ?? job.protocol}
       </p>
       {owner ? (
         <div className="controls" role="group" aria-label={t.status}>

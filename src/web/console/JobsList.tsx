@@ -19,8 +19,8 @@ export default function JobsList() {
 
   const columns = useMemo(
     () => [
-      column.accessor('id', { header: t.jobs, cell: (c) => <Link to={`/console/jobs/${c.getValue()}`}>{c.getValue()}</Link> }),
-      column.accessor('protocol', { header: t.protocol }),
+      column.accessor('id', { header: t.study, cell: (c) => <Link to={`/console/jobs/${c.getValue()}`} translate="no">{c.getValue()}</Link> }),
+      column.accessor('protocol', { header: t.protocol, cell: (c) => t.protocolNames[c.getValue()] ?? c.getValue() }),
       column.accessor('status', { header: t.status, cell: (c) => <span className={`status status-${c.getValue()}`}>{t.statusNames[c.getValue()] ?? c.getValue()}</span> }),
       column.accessor((j) => j.sessions.started, { id: 'started', header: t.started }),
       column.accessor((j) => j.sessions.completed, { id: 'completed', header: t.completed }),
@@ -47,8 +47,9 @@ export default function JobsList() {
   if (!jobs) return <p role="status">{t.loading}</p>;
   return (
     <>
-      <h1>{t.jobs}</h1>
-      {jobs.length === 0 ? <p>{t.noJobs}</p> : <DataTable caption={t.jobs} columns={columns} rows={jobs} id="jobs-table" />}
+      <h1 id="jobs-title">{t.jobs}</h1>
+      {/* The heading names the table: a caption and a column saying « Studies » again would read three times in a row. */}
+      {jobs.length === 0 ? <p>{t.noJobs}</p> : <DataTable labelledBy="jobs-title" columns={columns} rows={jobs} id="jobs-table" />}
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { reasonInWords } from '../../quality/reasons.js';
+import type { FailedRule } from '../../server/console/stats.js';
 import { getJson, postJson } from './consoleApi.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { useConsole } from './context.js';
 import { DataTable } from './DataTable.js';
-import { fill } from './strings.js';
+import { dateTime, fill } from './strings.js';
 
 interface ParticipantRow {
   sessionId: number;
@@ -17,7 +18,7 @@ interface ParticipantRow {
   /** Quality control's two verdicts; null when not judged. */
   payment: 'approve' | 'reject' | null;
   analysis: 'include' | 'exclude' | null;
-  failed: Array<{ rule: string; detail: string }>;
+  failed: FailedRule[];
   preview: boolean;
   answers: number;
   ids: { workerId: string | null; assignmentId: string | null; prolificPid: string | null; submissionId: string | null; email: string | null } | null;
@@ -64,20 +65,20 @@ export default function Participants({ jobId, owner }: { jobId: string; owner: b
         ),
       }),
       column.accessor('playlist', { header: t.playlist }),
-      column.accessor('platform', { header: t.platform }),
-      column.accessor('startedAt', { header: t.startedAt, cell: (c) => new Date(c.getValue()).toLocaleString() }),
+      column.accessor('platform', { header: t.platform, cell: (c) => <span translate="no">{c.getValue()}</span> }),
+      column.accessor('startedAt', { header: t.startedAt, cell: (c) => dateTime(t, c.getValue()) }),
       column.accessor('state', { header: t.status, cell: (c) => t.sessionStates[c.getValue()] ?? c.getValue() }),
       column.accessor('answers', { header: t.answers }),
       column.accessor('payment', { header: t.payment, cell: (c) => (c.getValue() ? t.verdictWords[c.getValue()!] : '–') }),
       column.accessor('analysis', { header: t.analysis, cell: (c) => (c.getValue() ? t.verdictWords[c.getValue()!] : '–') }),
-      column.accessor('failed', { header: t.reasons, cell: (c) => c.getValue().map((f) => reasonInWords(f, t.reasonLanguage)).join('; ') }),
+      column.accessor('failed', { header: t.reasons, cell: (c) => c.getValue().map((f) => reasonInWords(f, t.reasonLanguage)).join(t.listSeparator) }),
       ...(owner
         ? [
             column.accessor('ids', {
               header: t.ids,
               cell: (c) => {
                 const ids = c.getValue();
-                return ids ? [ids.workerId, ids.assignmentId, ids.prolificPid, ids.submissionId, ids.email].filter(Boolean).join(' · ') : '';
+                return ids ? <span translate="no">{[ids.workerId, ids.assignmentId, ids.prolificPid, ids.submissionId, ids.email].filter(Boolean).join(' · ')}</span> : '';
               },
             }),
             column.display({
@@ -113,7 +114,7 @@ export default function Participants({ jobId, owner }: { jobId: string; owner: b
         <input id="participants-search" type="search" value={query} onChange={(e) => (setPage(1), setQuery(e.target.value))} />
       </div>
       {message && <p role="status">{message}</p>}
-      {data && <DataTable caption={`${t.participants}: ${data.total}`} columns={columns} rows={data.rows} id="participants-table" />}
+      {data && <DataTable caption={`${t.participants}${t.colon}${data.total}`} columns={columns} rows={data.rows} id="participants-table" />}
       <div className="pager">
         <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
           {t.previous}

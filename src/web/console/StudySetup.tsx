@@ -32,7 +32,11 @@ export function StudySetup({ job, onError }: { job: JobDetail; onError(message: 
             ))}
           </ul>
           <p id="completion-url">
-            <strong>{t.completionUrl}:</strong> {job.completionUrl ? <code>{job.completionUrl}</code> : t.noCompletionUrl}
+            <strong>
+              {t.completionUrl}
+              {t.colon.trimEnd()}
+            </strong>{' '}
+            {job.completionUrl ? <code>{job.completionUrl}</code> : t.noCompletionUrl}
           </p>
           {job.role === 'owner' && (
             <>

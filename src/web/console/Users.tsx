@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { getJson } from './consoleApi.js';
 import { useConsole } from './context.js';
 import { DataTable } from './DataTable.js';
+import { dateTime } from './strings.js';
 
 /** An account as GET /console/api/users answers it (storage/users.ts UserSummary). */
 interface UserRow {
@@ -26,10 +27,11 @@ export default function Users() {
 
   const columns = useMemo(
     () => [
-      column.accessor('email', { header: t.email }),
-      column.accessor((u) => (u.admin ? t.administrator : u.roles.map((r) => `${t.roleNames[r.role]}: ${r.jobId}`).join(', ') || t.noRole), { id: 'roles', header: t.roles }),
+      column.accessor('email', { header: t.email, cell: (c) => <span translate="no">{c.getValue()}</span> }),
+      // Words in cells, not accessors: TanStack caches accessor values per row, so they would keep the old language.
+      column.accessor('roles', { header: t.roles, cell: (c) => (c.row.original.admin ? t.administrator : c.getValue().map((r) => `${t.roleNames[r.role]}${t.colon}${r.jobId}`).join(', ') || t.noRole) }),
       column.accessor('sessions', { header: t.signedInSessions }),
-      column.accessor((u) => u.createdAt.slice(0, 10), { id: 'created', header: t.created }),
+      column.accessor('createdAt', { header: t.created, cell: (c) => dateTime(t, c.getValue()) }),
     ],
     [t],
   );

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { FailedRule } from '../../server/console/stats.js';
 import type { ConsoleStrings } from './strings.js';
 
 export interface ConsoleUser {
@@ -24,6 +25,7 @@ export function useConsole(): ConsoleContextValue {
 export interface JobStats {
   status: string;
   target: number | null;
+  visited: number;
   sessions: { started: number; running: number; completed: number; accepted: number; rejected: number; excluded: number; notJudged: number };
   playlists: Array<{ id: number; position: number; started: number; running: number; completed: number; accepted: number; rejected: number }>;
   completions: Array<{ hour: string; completed: number }>;
@@ -31,7 +33,7 @@ export interface JobStats {
   dropOut: Array<{ phase: string; stimulus?: number; detail?: string; sessions: number }>;
   timing: { passed: number; failed: number };
   rules: Array<{ rule: string; kind: 'payment' | 'analysis'; passed: number; failed: number }>;
-  rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: Array<{ rule: string; detail: string }> }>;
+  rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: FailedRule[] }>;
 }
 
 export interface JobSummary {

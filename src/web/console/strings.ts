@@ -1,4 +1,17 @@
-/** Every text of the console, in English and in French (the lab's language); the page chooses, the user may switch. */
+import type { KeepThem } from '../../analysis/missing.js';
+import type { Protocol } from '../../protocols/registry.js';
+import type { StudySaveStatus } from '../../server/storage/studies.js';
+import type { FailReason } from '../flow/phases.js';
+import { withFrenchTypography } from '../i18n/format.js';
+
+import { fill } from '../i18n/format.js';
+
+export { fill };
+
+/**
+ * Every text of the console, in English and in French (the lab's language); the page chooses, the user may switch.
+ * Rule reasons come in words from src/quality/reasons.ts, the no-results explanation from src/analysis/missing.ts.
+ */
 const en = {
   title: 'Glimpse console',
   language: 'Français',
@@ -20,10 +33,25 @@ const en = {
   created: 'Created',
   usersHint: 'Accounts and roles are changed on the server: npm run cli -- user add | grant | revoke | sign-out | remove.',
   jobs: 'Studies',
+  study: 'Study',
   importStudy: 'Import a study',
   noJobs: 'No study yet: import one.',
   protocol: 'Protocol',
+  /** Each protocol in words (the study file's subjectiveProtocol is a code). */
+  protocolNames: {
+    pair_comparison: 'Paired comparison',
+    absolute_category_rating: 'Absolute category rating (ACR)',
+    double_stimulus_impairment_scale: 'Double-stimulus impairment scale (DSIS)',
+    acceptability_annoyance: 'Acceptability and annoyance',
+    maximum_likelihood_difference_scaling: 'Maximum likelihood difference scaling (MLDS)',
+    triplet: 'Triplets',
+    mlds_pair: 'MLDS in pairs',
+    bubble: 'Bubble test (gaze window)',
+    piiface: 'Facial emotion and confidence',
+  } satisfies Record<Protocol, string> as Record<string, string>,
   status: 'Status',
+  // Links opened whose visitor did not pass eligibility: no session, no slot (issue 35).
+  visited: 'Visited',
   started: 'Started',
   running: 'In progress',
   completed: 'Completed',
@@ -48,6 +76,7 @@ const en = {
   target: 'Target of accepted observers',
   noTarget: 'no target',
   completions: 'Completions per hour',
+  noCompletions: 'No session completed yet: the chart of completions per hour starts with the first one.',
   medianDuration: 'Median session duration',
   minutes: 'min',
   dropOut: 'Where participants left',
@@ -55,6 +84,8 @@ const en = {
   sessions: 'Sessions',
   timing: 'Timing quality (sessions within the mistimed-answer limit)',
   screening: 'Screening rules',
+  /** No rule has judged a session yet (rules, feminine in French: « Aucune »). */
+  noRules: 'None',
   rule: 'Rule',
   passed: 'Passed',
   failed: 'Failed',
@@ -95,6 +126,7 @@ const en = {
   report: 'Analysis report',
   downloadReport: 'Download the report (HTML)',
   showCharts: 'Show the charts',
+  noCharts: 'The report has no chart for these data.',
   rescreen: 'Judge every session again',
   downloading: 'Downloading…',
   rows: 'rows',
@@ -103,6 +135,7 @@ const en = {
   replace: 'Replace a study of the same id imported from elsewhere',
   upload: 'Import',
   imported: 'Imported: {id} ({status}).',
+  importStatuses: { created: 'created', updated: 'updated', unchanged: 'unchanged' } satisfies Record<StudySaveStatus, string> as Record<string, string>,
   problems: 'The study was not imported. Fix these and upload it again:',
   error: 'Something went wrong',
   loading: 'Loading…',
@@ -123,6 +156,16 @@ const en = {
     failure: 'failure screen ({detail})',
     other: '{detail}',
   } as Record<string, string>,
+  /** The failure screens a session may stop on (drop-out's `failure` detail: the page's FailReason). */
+  failReasons: {
+    server: 'server connection error',
+    config: 'incompatible configuration',
+    alreadyCompleted: 'already completed',
+    studyFull: 'study full',
+    studyPaused: 'study paused',
+    studyClosed: 'study closed',
+    studyNotOpenYet: 'study not open yet',
+  } satisfies Record<FailReason, string> as Record<string, string>,
   dropOutNote: 'Abandoned sessions only (unfinished past the session lease); those in progress are not counted.',
   settings: 'Settings',
   completionUrl: 'Completion URL',
@@ -140,11 +183,18 @@ const en = {
   previewInclude: 'Include the previews in the exports',
   rescreened: 'Sessions judged: {sessions} ({accepted} accepted, {rejected} rejected). Judged for the first time: {newly}; unchanged: {unchanged}; changed: {changed}.',
   rescreenChange: 'Session {id}: {before} → {after}',
+  /** Between a label and its value (French spaces it: « Protocole : … »). */
+  colon: ': ',
+  /** Between the items of a list in a sentence (reasons). */
+  listSeparator: '; ',
+  /** A label of the page quoted in a sentence. */
+  quote: '“{text}”',
 };
 
 export type ConsoleStrings = typeof en;
 
-const fr: ConsoleStrings = {
+// Written with plain spaces, as it reads; French typography (no-break spaces, curly apostrophes) is applied once here.
+const fr: ConsoleStrings = withFrenchTypography({
   title: 'Console Glimpse',
   language: 'English',
   signInTitle: 'Connexion à la console',
@@ -165,10 +215,23 @@ const fr: ConsoleStrings = {
   created: 'Créé le',
   usersHint: 'Les comptes et les rôles se changent sur le serveur : npm run cli -- user add | grant | revoke | sign-out | remove.',
   jobs: 'Études',
+  study: 'Étude',
   importStudy: 'Importer une étude',
   noJobs: 'Aucune étude : importez-en une.',
   protocol: 'Protocole',
+  protocolNames: {
+    pair_comparison: 'Comparaison par paires',
+    absolute_category_rating: 'Notation sur une échelle de catégories (ACR)',
+    double_stimulus_impairment_scale: 'Échelle de dégradation à double stimulus (DSIS)',
+    acceptability_annoyance: 'Acceptabilité et gêne',
+    maximum_likelihood_difference_scaling: 'Échelle de différences par maximum de vraisemblance (MLDS)',
+    triplet: 'Triplets',
+    mlds_pair: 'MLDS par paires',
+    bubble: 'Test de la bulle (fenêtre de regard)',
+    piiface: 'Émotion faciale et confiance',
+  },
   status: 'État',
+  visited: 'Visites',
   started: 'Commencées',
   running: 'En cours',
   completed: 'Terminées',
@@ -193,6 +256,7 @@ const fr: ConsoleStrings = {
   target: 'Objectif d’observateurs acceptés',
   noTarget: 'pas d’objectif',
   completions: 'Sessions terminées par heure',
+  noCompletions: 'Aucune session terminée pour l’instant : le graphique des sessions terminées par heure commence avec la première.',
   medianDuration: 'Durée médiane d’une session',
   minutes: 'min',
   dropOut: 'Où les participants se sont arrêtés',
@@ -200,6 +264,7 @@ const fr: ConsoleStrings = {
   sessions: 'Sessions',
   timing: 'Qualité du minutage (sessions dans la limite de réponses mal minutées)',
   screening: 'Règles de sélection',
+  noRules: 'Aucune',
   rule: 'Règle',
   passed: 'Réussies',
   failed: 'Échouées',
@@ -238,6 +303,7 @@ const fr: ConsoleStrings = {
   report: 'Rapport d’analyse',
   downloadReport: 'Télécharger le rapport (HTML)',
   showCharts: 'Afficher les graphiques',
+  noCharts: 'Le rapport n’a pas de graphique pour ces données.',
   rescreen: 'Juger à nouveau toutes les sessions',
   downloading: 'Téléchargement…',
   rows: 'lignes',
@@ -246,6 +312,7 @@ const fr: ConsoleStrings = {
   replace: 'Remplacer une étude du même identifiant importée d’ailleurs',
   upload: 'Importer',
   imported: 'Importée : {id} ({status}).',
+  importStatuses: { created: 'créée', updated: 'mise à jour', unchanged: 'inchangée' },
   problems: 'L’étude n’a pas été importée. Corrigez ceci puis renvoyez-la :',
   error: 'Une erreur est survenue',
   loading: 'Chargement…',
@@ -265,6 +332,15 @@ const fr: ConsoleStrings = {
     failure: 'écran d’échec ({detail})',
     other: '{detail}',
   },
+  failReasons: {
+    server: 'erreur de connexion au serveur',
+    config: 'configuration incompatible',
+    alreadyCompleted: 'déjà terminée',
+    studyFull: 'étude complète',
+    studyPaused: 'étude en pause',
+    studyClosed: 'étude fermée',
+    studyNotOpenYet: 'étude pas encore ouverte',
+  },
   dropOutNote: 'Sessions abandonnées seulement (inachevées au-delà du bail de session) ; celles en cours ne sont pas comptées.',
   settings: 'Paramètres',
   completionUrl: 'URL de fin',
@@ -282,7 +358,10 @@ const fr: ConsoleStrings = {
   previewInclude: 'Inclure les aperçus dans les exports',
   rescreened: 'Sessions jugées : {sessions} ({accepted} acceptées, {rejected} rejetées). Jugées pour la première fois : {newly} ; inchangées : {unchanged} ; modifiées : {changed}.',
   rescreenChange: 'Session {id} : {before} → {after}',
-};
+  colon: ' : ',
+  listSeparator: ' ; ',
+  quote: '« {text} »',
+});
 
 export type ConsoleLanguage = 'en' | 'fr';
 export const CONSOLE_STRINGS: Record<ConsoleLanguage, ConsoleStrings> = { en, fr };
@@ -294,4 +373,10 @@ export function initialLanguage(): ConsoleLanguage {
   return navigator.language.toLowerCase().startsWith('fr') ? 'fr' : 'en';
 }
 export const saveLanguage = (language: ConsoleLanguage) => localStorage.setItem(KEY, language);
-export const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
+
+/** A date and time as the console's language writes it (« 27 nov. 2026, 20:28:05 », not « 11/27/2026, 8:28:05 PM »). */
+export const dateTime = (t: ConsoleStrings, iso: string) => new Intl.DateTimeFormat(t.reasonLanguage, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
+/** How the console keeps the sessions quality control left out: its two boxes, by their labels (the report names the CLI's flags). */
+export const keepWithBoxes = (t: ConsoleStrings): KeepThem => ({ rejected: fill(t.quote, { text: t.includeRejected }), excluded: fill(t.quote, { text: t.includeExcluded }) });
+/** A number as the console's language writes it. */
+export const count = (t: ConsoleStrings, n: number) => new Intl.NumberFormat(t.reasonLanguage).format(n);

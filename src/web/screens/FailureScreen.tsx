@@ -11,6 +11,7 @@ const TEXT: Record<FailReason, { mturk: keyof Strings; other: keyof Strings }> =
   studyFull: { mturk: 'failFullMturk', other: 'failFullOther' },
   studyPaused: { mturk: 'failPausedMturk', other: 'failPausedOther' },
   studyClosed: { mturk: 'failClosedMturk', other: 'failClosedOther' },
+  studyNotOpenYet: { mturk: 'failNotOpenYetMturk', other: 'failNotOpenYetOther' },
 };
 
 /** Lab wording comes from fr.ts (nantes); mturk and the other platforms have their own English wording. */
