@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { DEFAULT_INTERRUPTIONS } from '../../contract/job.js';
+import { refreshRuleFailure } from '../screens/eligibility/rules.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import { DIALOG_GAP_PX } from '../../protocols/common/objects.js';
 import type { StagedModule } from '../../protocols/types.js';
@@ -42,7 +43,7 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
   const stimuli = useMemo(() => ((training ? playlist?.stimulis_training : playlist?.stimulis) ?? []) as PlaylistStimulus[], [training, playlist]);
   const onDone = useCallback(() => dispatch({ type: 'TEST_DONE' }), [dispatch]);
   const interruptions = useMemo(() => ({ mode: job.interruptedTrials ?? DEFAULT_INTERRUPTIONS.mode, replays: job.interruptionReplays ?? DEFAULT_INTERRUPTIONS.replays }), [job]);
-  const run = useStagedTrials({ store, module, params, stimuli, training, stage, scaling: job.scaling, interruptions, onDone });
+  const run = useStagedTrials({ store, module, params, stimuli, training, stage, scaling: job.scaling, interruptions, minRefreshHz: job.minRefreshHz, onDone });
 
   useEffect(() => {
     if (stimuli.length === 0) onDone();
@@ -68,6 +69,11 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
         </p>
       )}
       {run.status === 'window-small' && run.windowNeed && <WindowTooSmall need={run.windowNeed} />}
+      {run.status === 'refresh-low' && stage && (
+        <p className="test-message" id="refresh-low">
+          {refreshRuleFailure(job.minRefreshHz, stage.refreshMs, t)}
+        </p>
+      )}
       {run.status === 'interrupted' && (
         <p className="test-message" id="stage-interrupted">
           {t.stageInterrupted}

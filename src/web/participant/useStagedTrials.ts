@@ -7,6 +7,7 @@ import { mediaType } from '../flow/mediaLoader.js';
 import type { GlimpseStore } from '../flow/store.js';
 import { createViewsStore } from '../flow/viewsStore.js';
 import { isStageInterrupted, isStageMediaError } from '../stage/errors.js';
+import { refreshMeetsMinimum } from '../screens/eligibility/rules.js';
 import { layoutNeeds } from '../stage/layouts.js';
 import type { PresentationRecord, PresentationStep, Rect, StageController } from '../stage/types.js';
 
@@ -23,8 +24,10 @@ import type { PresentationRecord, PresentationStep, Rect, StageController } from
  * 'window-small': the stimulus cannot be shown at its scaling in this window; the page asks for a larger one.
  * 'interrupted': the stage stopped drawing mid-trial (a hidden page, a lost context, another screen); the trial is
  * played again from its start once drawing is steady.
+ * 'refresh-low': the display now refreshes below the study's minimum (a window moved to a slower screen); the
+ * trial waits until it holds again.
  */
-export type TrialStatus = 'preparing' | 'window-small' | 'playing' | 'interrupted' | 'responding' | 'saving';
+export type TrialStatus = 'preparing' | 'window-small' | 'refresh-low' | 'playing' | 'interrupted' | 'responding' | 'saving';
 
 /** What a window too small for the stimulus needs (CSS px), and the device pixel ratio that makes it so. */
 export interface WindowNeed {
@@ -68,6 +71,8 @@ interface RunnerInput {
   scaling?: Scaling;
   /** What an interrupted trial gets (job `interruptedTrials`, `interruptionReplays`). */
   interruptions?: InterruptionPolicy;
+  /** The study's minimum refresh rate (job `minRefreshHz`), checked again before each trial. */
+  minRefreshHz?: number;
   onDone(): void;
 }
 
@@ -106,7 +111,7 @@ function answerOpensAfter(step: PresentationStep | undefined): number | null {
 
 const FIRST: TrialState = { index: 0, status: 'preparing', nbReplay: 0, mediaError: null, playCount: 0 };
 
-export function useStagedTrials({ store, module, params, stimuli, training, stage, scaling = DEFAULT_SCALING, interruptions = DEFAULT_INTERRUPTIONS, onDone }: RunnerInput): StagedTrials {
+export function useStagedTrials({ store, module, params, stimuli, training, stage, scaling = DEFAULT_SCALING, interruptions = DEFAULT_INTERRUPTIONS, minRefreshHz, onDone }: RunnerInput): StagedTrials {
   // A resumed session goes on after the answered stimuli (flow.resumeAt); training always starts at its first.
   const [state, setState] = useState<TrialState>(() => ({ ...FIRST, index: training ? 0 : store.getState().flow.resumeAt }));
   /** The records of every play of the current stimulus (the first, then each replay). */
@@ -161,6 +166,12 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
           await new Promise((resolve) => setTimeout(resolve, WINDOW_RECHECK_MS));
           if (abort.signal.aborted) return;
           steps = plan();
+        }
+        // A window moved to a slower screen: the study's refresh minimum no longer holds; wait until it does.
+        while (!refreshMeetsMinimum(minRefreshHz, stage.refreshMs)) {
+          setState((s) => ({ ...s, status: 'refresh-low' }));
+          await new Promise((resolve) => setTimeout(resolve, WINDOW_RECHECK_MS));
+          if (abort.signal.aborted) return;
         }
         // After an interruption, its message stays up until the replay draws its first step.
         setState((s) => ({ ...s, status: s.status === 'interrupted' ? 'interrupted' : 'playing', windowNeed: undefined }));

@@ -3,7 +3,7 @@ import UAParser from 'ua-parser-js';
 import { en } from '../../i18n/en.js';
 import { fr } from '../../i18n/fr.js';
 import { BUBBLE_PAGE_ELIGIBILITY, GENERIC_PAGE_ELIGIBILITY, PIIFACE_PAGE_ELIGIBILITY } from '../../../protocols/common/eligibility.js';
-import { browserFamily, checkEligibility, osFamily, type EligibilityInput } from './rules.js';
+import { browserFamily, checkEligibility, osFamily, refreshMeetsMinimum, refreshRuleFailure, type EligibilityInput } from './rules.js';
 import { zoomPercent } from '../../flow/windowInfo.js';
 
 const HEADLESS_UA =
@@ -133,6 +133,11 @@ describe('eligibility rules', () => {
   });
 
   describe('minimum refresh rate (job.minRefreshHz)', () => {
+    it('is checked again before each trial with the same rule (a window moved to a slower screen): refreshMeetsMinimum', () => {
+      expect([refreshMeetsMinimum(120, 1000 / 144), refreshMeetsMinimum(120, 1000 / 119), refreshMeetsMinimum(120, 1000 / 60), refreshMeetsMinimum(undefined, 1000 / 30), refreshMeetsMinimum(120, null)]).toEqual([true, true, false, true, false]);
+      expect(refreshRuleFailure(120, 1000 / 60, en)).toBe('Please use a screen that refreshes at least 120 times per second (this one: 60.0 Hz).');
+      expect(refreshRuleFailure(120, 1000 / 144, en)).toBeNull();
+    });
     const job = { ...input().job, minRefreshHz: 120 };
     it('adds no line when the job sets no minimum', () => {
       expect(checkEligibility(input({ refreshMs: 1000 / 30 }), en).map((r) => r.id)).not.toContain('refresh');

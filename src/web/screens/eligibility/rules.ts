@@ -89,10 +89,26 @@ export const ZOOM_TOLERANCE_PERCENT = 5;
 export const REFRESH_TOLERANCE = 0.01;
 
 /** The refresh line, when the job asks for a minimum rate. */
+/**
+ * The study's minimum refresh rate against the measured period: null when it holds (or there is none), else the
+ * message to show. The eligibility screen checks it once; the test checks it again before each trial, for a window
+ * moved to a slower screen mid-study (issue 36).
+ */
+export function refreshRuleFailure(minHz: number | undefined, refreshMs: number | null | undefined, t: Strings): string | null {
+  return refreshCheck(minHz, refreshMs, t)[0]?.message ?? null;
+}
+
+/** The study's minimum refresh rate holds at this period (or the study has none). */
+export function refreshMeetsMinimum(minHz: number | undefined, refreshMs: number | null | undefined): boolean {
+  if (minHz === undefined) return true;
+  const hz = refreshMs && refreshMs > 0 && Number.isFinite(refreshMs) ? 1000 / refreshMs : null;
+  return hz !== null && hz >= minHz * (1 - REFRESH_TOLERANCE);
+}
+
 function refreshCheck(minHz: number | undefined, refreshMs: number | null | undefined, t: Strings): CheckResult[] {
   if (minHz === undefined) return [];
   const hz = refreshMs && refreshMs > 0 && Number.isFinite(refreshMs) ? 1000 / refreshMs : null;
-  const pass = hz !== null && hz >= minHz * (1 - REFRESH_TOLERANCE);
+  const pass = refreshMeetsMinimum(minHz, refreshMs);
   const shown = hz === null ? '?' : hz.toFixed(hz >= 100 ? 0 : 1);
   return [{ id: 'refresh', value: `${shown} Hz`, pass, message: pass ? null : fill(t.eligibilityRefreshFail, { min: minHz, hz: shown }) }];
 }
