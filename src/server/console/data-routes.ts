@@ -102,8 +102,14 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
         if (error instanceof StudyValidationError) {
           const total = error.problems.length + error.more;
           const details = error.problems.map((p) => ({ path: p.path, message: scrub(p.message) }));
-          const more = error.more > 0 ? ` (the first ${error.problems.length} are listed; ${error.more} more not shown)` : '';
-          throw new HttpError(400, 'STUDY_INVALID', `${total} problem(s) in study.json${more}`, { details, more: error.more });
+          // Past 100 problems the stimuli are not checked further (validate.ts): the count is then a lower bound.
+          const count = error.checkedAll ? `${total} problem(s)` : `more than ${total - 1} problems`;
+          const more = !error.checkedAll
+            ? ` (the first ${error.problems.length} are listed; the stimuli after them were not checked)`
+            : error.more > 0
+              ? ` (the first ${error.problems.length} are listed; ${error.more} more not shown)`
+              : '';
+          throw new HttpError(400, 'STUDY_INVALID', `${count} in study.json${more}`, { details, more: error.more, checkedAll: error.checkedAll });
         }
         if (error instanceof StudyConflictError) throw new HttpError(409, 'STUDY_CONFLICT', scrub(error.message));
         throw error;

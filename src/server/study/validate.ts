@@ -32,9 +32,12 @@ export class StudyValidationError extends Error {
     readonly file: string,
     readonly problems: ErrorDetail[],
     total = problems.length,
+    /** False when the stimuli were no longer checked past MAX_STUDY_PROBLEMS: `total` is then a lower bound. */
+    readonly checkedAll = true,
   ) {
     const more = total - problems.length;
-    super(`${file}: ${total} problem(s)\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}${more > 0 ? `\n  ... and ${more} more` : ''}`);
+    const count = checkedAll ? `${total} problem(s)` : `more than ${total - 1} problems (the stimuli after the first ${MAX_STUDY_PROBLEMS} problems were not checked)`;
+    super(`${file}: ${count}\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}${more > 0 ? `\n  ... and ${more} more` : ''}`);
     this.more = more;
   }
 }
@@ -187,8 +190,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
 
   if (protocol) problems.push(...qualityProblems((data as { quality?: { rules?: Record<string, unknown> } } | null)?.quality?.rules, protocol));
 
-  if (problems.stopped) problems.kept.push({ path: '$.playlists', message: `more than ${MAX_STUDY_PROBLEMS} problems: the stimuli after these were not checked` });
-  if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total);
+  if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total, !problems.stopped);
   return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal!, models };
 }
 
