@@ -76,3 +76,17 @@ describe('a worker that dies (issue 34, item 4)', () => {
     await twoWorkers.close();
   });
 });
+
+describe('idle workers (issue 34: memory back after a flood)', () => {
+  it('ends a worker that has read nothing for its idle time; the next body starts a new one', async () => {
+    const pool = new JsonWorkerPool(1, 50);
+    const big = Buffer.from(cases[0]![2] + ' '.repeat(SMALL_BODY_BYTES));
+    const read = () => pool.receive('logs', Readable.from([big]), 16 * 1024 * 1024, big.length);
+    expect((await read()).fields.sessionToken).toBe(TOKEN);
+    expect(pool.threads).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pool.threads).toHaveLength(0);
+    expect((await read()).fields.sessionToken).toBe(TOKEN);
+    await pool.close();
+  });
+});

@@ -45,15 +45,26 @@ const BODY_KINDS = {
   largeField: { screening: 'mouse_logs', logs: null, rating: 'views' },
 };
 
+/**
+ * A worker with no body to read for this long is ended: the memory a flood of large bodies left in its heap goes
+ * back to the system (200 slow senders left the server 120 MB above idle with the workers kept), and the next body
+ * starts a new one (about 50 ms, once).
+ */
+export const IDLE_WORKER_MS = 10_000;
+
 export class JsonWorkerPool {
   private readonly workers: Worker[] = [];
+  private readonly idleTimers = new Map<Worker, ReturnType<typeof setTimeout>>();
   private readonly pending = new Map<number, { worker: Worker; resolve(answer: WorkerAnswer): void; reject(error: Error): void }>();
   private nextId = 1;
   private turn = 0;
   /** The event loop's own reader, for small bodies (its validators compiled by `warm`: at start, or on first use). */
   private readInline: ((kind: LargeBodyKind, bytes: Buffer) => BodyReading) | undefined;
 
-  constructor(private readonly size = Math.max(1, Math.min(2, availableParallelism() - 1))) {}
+  constructor(
+    private readonly size = Math.max(1, Math.min(2, availableParallelism() - 1)),
+    private readonly idleMs = IDLE_WORKER_MS,
+  ) {}
 
   private worker(): Worker {
     if (this.workers.length < this.size) {
@@ -62,6 +73,7 @@ export class JsonWorkerPool {
       worker.on('message', (answer: WorkerAnswer) => {
         this.pending.get(answer.id)?.resolve(answer);
         this.pending.delete(answer.id);
+        this.retireWhenIdle(worker);
       });
       worker.on('error', (error) => this.failWorker(worker, error));
       worker.on('exit', (code) => this.failWorker(worker, new Error(`JSON worker exited with code ${code}`)));
@@ -80,6 +92,8 @@ export class JsonWorkerPool {
     const at = this.workers.indexOf(worker);
     if (at < 0) return;
     this.workers.splice(at, 1);
+    clearTimeout(this.idleTimers.get(worker));
+    this.idleTimers.delete(worker);
     void worker.terminate();
     const failure = new HttpError(503, 'BODY_READER_FAILED', `the server could not read this body (${error.message}); nothing was stored: send it again`, { retryAfterSeconds: 1 });
     for (const [id, body] of this.pending) {
@@ -87,6 +101,21 @@ export class JsonWorkerPool {
       this.pending.delete(id);
       body.reject(failure);
     }
+  }
+
+  /** Ends `worker` once it has held no body for `idleMs` (IDLE_WORKER_MS). */
+  private retireWhenIdle(worker: Worker): void {
+    if ([...this.pending.values()].some((body) => body.worker === worker)) return;
+    clearTimeout(this.idleTimers.get(worker));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(worker);
+      const at = this.workers.indexOf(worker);
+      if (at < 0 || [...this.pending.values()].some((body) => body.worker === worker)) return;
+      this.workers.splice(at, 1);
+      void worker.terminate();
+    }, this.idleMs);
+    timer.unref();
+    this.idleTimers.set(worker, timer);
   }
 
   /** Tests: the worker threads reading bodies now. */
@@ -116,6 +145,7 @@ export class JsonWorkerPool {
     } catch (error) {
       this.pending.delete(id);
       worker.postMessage({ id, abort: true });
+      this.retireWhenIdle(worker);
       if (typeof (error as { statusCode?: unknown }).statusCode !== 'number') Object.assign(error as object, { statusCode: 400 });
       throw error;
     }
@@ -155,6 +185,8 @@ export class JsonWorkerPool {
   private start(): { id: number; worker: Worker; answer: Promise<WorkerAnswer> } {
     const id = this.nextId++;
     const worker = this.worker();
+    clearTimeout(this.idleTimers.get(worker));
+    this.idleTimers.delete(worker);
     const answer = new Promise<WorkerAnswer>((resolve, reject) => this.pending.set(id, { worker, resolve, reject }));
     // Awaited once the body is sent; a worker that dies meanwhile must not leave it an unhandled rejection.
     answer.catch(() => undefined);
@@ -162,6 +194,8 @@ export class JsonWorkerPool {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     const workers = this.workers.splice(0);
     await Promise.all(workers.map((w) => w.terminate()));
   }
