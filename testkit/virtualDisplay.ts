@@ -20,13 +20,21 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DevToolsPipe } from './devtoolsPipe';
 
 export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+/** The display's default graphics flags: SwiftShader WebGL2 on the CPU. */
+export const SWIFTSHADER_DISPLAY_FLAGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+/** The graphics flags a display starts with unless told: $VIRTUAL_DISPLAY_GRAPHICS_FLAGS (JSON array) or SwiftShader. */
+export function displayGraphicsFlags(): string[] {
+  const raw = process.env.VIRTUAL_DISPLAY_GRAPHICS_FLAGS;
+  return raw ? (JSON.parse(raw) as string[]) : SWIFTSHADER_DISPLAY_FLAGS;
+}
 
 export interface VirtualDisplayOptions {
   /** Refresh rate in Hz (default 60); change it later with setRefreshRate. */
@@ -41,9 +49,16 @@ export interface VirtualDisplayOptions {
   deviceScaleFactor?: number;
   /** Default: $VIRTUAL_DISPLAY_CHROMIUM, else /usr/bin/chromium-headless-shell. */
   executablePath?: string;
+  /**
+   * Graphics flags. Default: $VIRTUAL_DISPLAY_GRAPHICS_FLAGS (a JSON array: the GPU machine's, scripts/gpu), else
+   * SwiftShader (SWIFTSHADER_DISPLAY_FLAGS), the project's CPU renderer.
+   */
+  graphicsArgs?: string[];
   extraArgs?: string[];
   /** 'wall' (default): never send a frame before its time on the wall clock. 'free': as fast as Chromium draws. */
   pace?: 'wall' | 'free';
+  /** Captures encoded for speed (DevTools `optimizeForSpeed`: a faster PNG compression, the same pixels). */
+  fastCapture?: boolean;
 }
 
 export interface FrameOptions {
@@ -107,6 +122,7 @@ export class VirtualDisplay {
     readonly height: number,
     refreshHz: number,
     private readonly pace: 'wall' | 'free',
+    private readonly fastCapture = false,
   ) {
     this.periodMs = periodOf(refreshHz);
     this.vsyncZeroMs = monotonicMs();
@@ -121,14 +137,14 @@ export class VirtualDisplay {
     const height = options.height ?? 360;
     const deviceScaleFactor = options.deviceScaleFactor ?? 1;
     const profileDir = mkdtempSync(path.join(tmpdir(), 'glimpse-vd-'));
+    const logFd = process.env.VIRTUAL_DISPLAY_LOG ? openSync(process.env.VIRTUAL_DISPLAY_LOG, 'a') : undefined;
     const child = spawn(
       executable,
       [
         '--remote-debugging-pipe',
         '--enable-begin-frame-control',
         '--run-all-compositor-stages-before-draw',
-        '--use-angle=swiftshader',
-        '--enable-unsafe-swiftshader',
+        ...(options.graphicsArgs ?? displayGraphicsFlags()),
         '--no-sandbox',
         '--no-first-run',
         '--hide-scrollbars',
@@ -140,8 +156,10 @@ export class VirtualDisplay {
       ],
       // Its own process group: Debian's /usr/bin/chromium-headless-shell is a shell wrapper that does not exec, so
       // close() ends the whole group, the browser and its helpers with the wrapper (FIELD-NOTES).
-      { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true },
+      // $VIRTUAL_DISPLAY_LOG: the browser's own stderr appended to that file (why a GPU process failed, say).
+      { stdio: ['ignore', 'ignore', logFd ?? 'ignore', 'pipe', 'pipe'], detached: true },
     );
+    if (logFd !== undefined) closeSync(logFd);
     const pipe = new DevToolsPipe(child);
     try {
       const { targetId } = await pipe.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', enableBeginFrameControl: true });
@@ -151,7 +169,7 @@ export class VirtualDisplay {
       await pipe.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor, mobile: false }, sessionId);
       // tsx-compiled functions reference __name (FIELD-NOTES).
       await pipe.send('Page.addScriptToEvaluateOnNewDocument', { source: 'window.__name = (f) => f;' }, sessionId);
-      return new VirtualDisplay(child, pipe, sessionId, profileDir, width, height, options.refreshHz ?? 60, options.pace ?? 'wall');
+      return new VirtualDisplay(child, pipe, sessionId, profileDir, width, height, options.refreshHz ?? 60, options.pace ?? 'wall', options.fastCapture);
     } catch (error) {
       killGroup(child, 'SIGKILL');
       rmSync(profileDir, { recursive: true, force: true });
@@ -171,6 +189,20 @@ export class VirtualDisplay {
     this.periodMs = next;
   }
 
+  /**
+   * With `pace: 'wall'`, frames that cost more than a refresh (captures of a large viewport) leave virtual time behind
+   * the wall clock, and the frames after them are sent as fast as Chromium draws until it has caught up: faster than
+   * the refresh rate. This moves the vsync grid to the present instead, as if the display had shown no new frame
+   * meanwhile (the page sees one long interval, as after a stall): the next frame is the first vsync after now.
+   * Returns the refreshes skipped (0 when virtual time was not behind).
+   */
+  catchUp(): number {
+    const behind = Math.floor((monotonicMs() - this.vsyncTime(this.vsync)) / this.periodMs);
+    if (behind <= 0) return 0;
+    this.vsync += behind;
+    return behind;
+  }
+
   /** Sends one frame; resolves when Chromium has drawn it. */
   async frame(options: FrameOptions = {}): Promise<DisplayFrame> {
     const missed = options.missedVsyncs ?? 0;
@@ -187,7 +219,7 @@ export class VirtualDisplay {
     }
     const result = await this.pipe.send<{ hasDamage: boolean; screenshotData?: string }>(
       'HeadlessExperimental.beginFrame',
-      { frameTimeTicks: timeMs, interval: this.periodMs, ...(options.capture ? { screenshot: { format: 'png' } } : {}) },
+      { frameTimeTicks: timeMs, interval: this.periodMs, ...(options.capture ? { screenshot: { format: 'png', ...(this.fastCapture ? { optimizeForSpeed: true } : {}) } } : {}) },
       this.sessionId,
     );
     this.framesSent += 1;

@@ -11,14 +11,20 @@
  *   `?video=frames`; the <video> element, `?video=element`): the worst channel difference from ffmpeg's reference
  *   decode over the bars.
  * Writes bench/results/fidelity.json and prints the README's tables.
+ *
+ * `--gpu` (scripts/gpu/run-on-gpu.sh fidelity): the same run with the virtual display on the machine's GPU
+ * (GLIMPSE_GPU_FLAGS, the packed browser of CHROMIUM_PATH); the display's own WebGL renderer is read and recorded, a
+ * software one refused; writes fidelity-gpu.json under BENCH_RESULTS_DIR. `--gpu --dry-run`: the same code path on
+ * whatever renderer there is (fidelity-gpu-dry-run.json), never GPU figures.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { serveBenchPage } from '../timing/benchPage';
+import { gpuMachine, resultsDir, serveBenchPage } from '../timing/benchPage';
+import { displayGpuMode, OPEN_LIMIT_MS, RendererCheck, within } from '../display/gpuDisplay';
 import { decodePng } from '../../testkit/frameCode';
+import { displayGraphicsFlags } from '../../testkit/virtualDisplay';
 import {
   ALPHA,
   BACKGROUND,
@@ -39,8 +45,9 @@ import {
 } from '../../testkit/pixelFidelity';
 import { layoutSingle, pixelsPerMediaPixel } from '../../src/web/stage/layouts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RATIOS = [1, 1.25, 1.5, 1.75, 2];
+const { gpu, dryRun } = displayGpuMode();
+const renderers = new RendererCheck({ gpu, dryRun }, 'bench:fidelity');
 
 interface ImageRow {
   ratio: number;
@@ -58,8 +65,9 @@ async function imageRows(url: string, jpeg: Buffer): Promise<{ rows: ImageRow[];
   const jpegRows: Array<{ ratio: number; equalToLibjpeg: number; worstAgainstImg: number }> = [];
   const reference = await decodePng(await sharp(jpeg).png().toBuffer());
   for (const ratio of RATIOS) {
-    const display = await openPixelDisplay(url, ratio, jpeg);
+    const display = await within(openPixelDisplay(url, ratio, jpeg), OPEN_LIMIT_MS, `virtual display at ratio ${ratio}`);
     try {
+      await renderers.check(display);
       const { value: device } = await display.evaluate(() => window.__bench.controller!.devicePixels(), null);
       const noise = { media: 'noise.png', size: { width: NOISE.width, height: NOISE.height } };
       // The layout before: whole CSS pixels, the media upscaled by the ratio and filtered linearly.
@@ -106,8 +114,9 @@ async function colourRows(url: string): Promise<Array<{ clip: string; path: Path
     ['<video> element', `${url}${url.includes('?') ? '&' : '?'}video=element`],
   ];
   for (const [name, pageUrl] of paths) {
-    const display = await openColourDisplay(pageUrl);
+    const display = await within(openColourDisplay(pageUrl), OPEN_LIMIT_MS, `virtual display for ${name}`);
     try {
+      await renderers.check(display);
       for (const [file, clip] of Object.entries(references)) {
         const drawn = await drawnBars(display, file, clip);
         rows.push({ clip: file, path: name, upload: drawn.upload, worst: worstBar(drawn.bars, clip.bars), bars: drawn.bars });
@@ -133,14 +142,36 @@ function markdown(images: Awaited<ReturnType<typeof imageRows>>, colour: Awaited
 }
 
 const served = await serveBenchPage({ outDir: 'bench-fidelity' });
+const outFile = path.join(resultsDir(), dryRun ? 'fidelity-gpu-dry-run.json' : gpu ? 'fidelity-gpu.json' : 'fidelity.json');
 try {
   const started = new Date().toISOString();
-  const images = await imageRows(served.url, await photoJpeg());
-  const colour = await colourRows(served.url);
-  const result = { started, host: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() }, images, colour };
-  mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(repoRoot, 'bench/results/fidelity.json'), `${JSON.stringify(result, null, 1)}\n`);
-  console.log(markdown(images, colour));
+  const t0 = performance.now();
+  const host = { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() };
+  const graphics = gpu
+    ? { gpu: true, dryRun, graphicsFlags: displayGraphicsFlags(), machine: gpuMachine(), note: dryRun ? 'Dry run of the --gpu code path: not GPU figures.' : undefined }
+    : { gpu: false, graphicsFlags: displayGraphicsFlags() };
+  const write = (result: object) => {
+    mkdirSync(path.dirname(outFile), { recursive: true });
+    writeFileSync(outFile, `${JSON.stringify({ started, host, ...graphics, renderers: [...renderers.seen], ...result }, null, 1)}\n`);
+  };
+  let images: Awaited<ReturnType<typeof imageRows>> | undefined;
+  let imagesS = 0;
+  try {
+    images = await imageRows(served.url, await photoJpeg());
+    imagesS = Math.round((performance.now() - t0) / 100) / 10;
+    // Written at once: a run cut short (the GPU machine's time limit) keeps the image figures.
+    write({ seconds: { images: imagesS }, images });
+    const colour = await colourRows(served.url);
+    write({ seconds: { images: imagesS, colour: Math.round((performance.now() - t0) / 100) / 10 - imagesS }, images, colour });
+    console.log(`renderers: ${[...renderers.seen].join('; ')}`);
+    console.log(markdown(images, colour));
+  } catch (error) {
+    // What was measured, and why the rest was not; a display left hanging must not keep the process alive.
+    const message = String(error instanceof Error ? error.message : error).slice(0, 2000);
+    write({ seconds: { images: imagesS }, ...(images ? { images } : {}), error: message });
+    console.error(`bench:fidelity: ${message}`);
+    process.exit(3);
+  }
 } finally {
   await served.close();
 }

@@ -11,6 +11,11 @@
 #                                 (default --presentations=30); results to RESULTS (default $OUT, else bench/results)
 #                                 as bubble-gpu.json, timing-gpu.json, gpu-probe.json, gpu-machine.json
 #   run-on-gpu.sh all [--quick]   keep + unpack + bench
+#   run-on-gpu.sh fidelity        probe, then on the virtual display (begin-frame control) on the GPU:
+#                                 bench:fidelity --gpu (fidelity-gpu.json) and the 1080p/2160p 60 fps clip bench
+#                                 (bench/display/clips.ts --gpu, display-gpu.json); the browser's log as
+#                                 virtual-display.log
+#   run-on-gpu.sh allfidelity     keep + unpack + fidelity
 # Dry run on a CPU machine: GPU_HOME=/tmp/x run-on-gpu.sh keep && ... unpack, then CHROMIUM_PATH=/tmp/x/root/chromium/chrome.
 set -euo pipefail
 home=${GPU_HOME:-/root/gpu}
@@ -111,6 +116,37 @@ bench3d() {
   (cd "$root/kit" && timeout -k 5 "${THREE_D_LIMIT_S:-200}" "$node" three-d.mjs --gpu "$@")
 }
 
+# bench:fidelity and the clip bench on the virtual display, on the GPU flags the probe chose.
+fidelity() {
+  driver_env
+  probe
+  local flags status=0 dry=""
+  flags=$("$node" -e 'const r = require(process.argv[1]); if (r.chosen) console.log(JSON.stringify(r.chosen.flags))' "$(realpath "$results/gpu-probe.json")")
+  # GLIMPSE_DRY_RUN=1 (a CPU machine): the first candidate that rendered at all, its figures marked as a dry run.
+  if [ -z "$flags" ] && [ "${GLIMPSE_DRY_RUN:-}" = 1 ]; then
+    flags=$("$node" -e 'const r = require(process.argv[1]); const c = r.candidates.find((c) => !c.renderer.startsWith("failed")); if (c) console.log(JSON.stringify(c.flags))' "$(realpath "$results/gpu-probe.json")")
+    dry=--dry-run
+  fi
+  # GLIMPSE_DISPLAY_FLAGS (a JSON array): other flags than the probe's for the virtual display (a second try).
+  [ -n "${GLIMPSE_DISPLAY_FLAGS:-}" ] && flags=$GLIMPSE_DISPLAY_FLAGS
+  if [ -z "$flags" ]; then log "no flag set rendered WebGL on the GPU (see $results/gpu-probe.json): no GPU figures"; exit 4; fi
+  log "GPU flags: $flags${dry:+ (dry run)}"
+  # sharp's addon needs a libstdc++: the host's, else the pack's (as chrome.sh does for the browser).
+  ldconfig -p 2>/dev/null | grep -q 'libstdc++\.so\.6 ' || export LD_LIBRARY_PATH="$root/chromium/lib-compat${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export GLIMPSE_GPU_FLAGS="$flags" GLIMPSE_BENCH_PREBUILT="$root/kit/pages" BENCH_RESULTS_DIR="$results" \
+    GLIMPSE_BENCH_CLIPS="$root/kit/clips" VIRTUAL_DISPLAY_LOG="$home/virtual-display.log"
+  # Both benches serve the bench/timing page (their own build folders where Vite builds on the spot).
+  local d; for d in bench-fidelity bench-display-clips; do [ -d "$root/kit/pages/$d" ] || cp -r "$root/kit/pages/bench-timing" "$root/kit/pages/$d"; done
+  GLIMPSE_GPU_MACHINE="$(machine)"; export GLIMPSE_GPU_MACHINE
+  echo "$GLIMPSE_GPU_MACHINE" >"$results/gpu-machine.json"
+  : >"$VIRTUAL_DISPLAY_LOG"
+  (cd "$root/kit" && timeout -k 5 "${FIDELITY_LIMIT_S:-200}" "$node" fidelity.mjs --gpu $dry) || { status=$?; log "bench:fidelity --gpu ended with $status"; }
+  (cd "$root/kit" && timeout -k 5 "${CLIPS_LIMIT_S:-200}" "$node" clips.mjs --gpu $dry) || { status=$?; log "clips --gpu ended with $status"; }
+  # The browser's own log (GPU process errors), at most its last 4 MB.
+  tail -c 4000000 "$VIRTUAL_DISPLAY_LOG" >"$results/virtual-display.log" || true
+  return $status
+}
+
 cmd=${1:-all}; shift || true
 case $cmd in
   keep) keep ;;
@@ -121,5 +157,7 @@ case $cmd in
   bench3d) bench3d "$@" ;;
   all3d) keep; unpack; bench3d "$@" ;;
   all) keep; unpack; bench "$@" ;;
-  *) echo "usage: $0 keep|unpack|machine|probe|bench [--quick]|all [--quick]|bench3d|all3d" >&2; exit 2 ;;
+  fidelity) fidelity ;;
+  allfidelity) keep; unpack; fidelity ;;
+  *) echo "usage: $0 keep|unpack|machine|probe|bench [--quick]|all [--quick]|bench3d|all3d|fidelity|allfidelity" >&2; exit 2 ;;
 esac
