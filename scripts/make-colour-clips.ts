@@ -1,7 +1,7 @@
 /**
  * Colour-bar clips for the video colour checks (`npm run media:colour [-- out-folder]`, default
  * tests/fixtures/colour): 75 % bars and a skin tone, H.264, two frames, in each matrix, range and tagging the stage
- * must show exactly (README "Pixel-exact stimuli"), and `reference.json`: each bar's colour as ffmpeg decodes the
+ * must show exactly (docs/pixels.md), and `reference.json`: each bar's colour as ffmpeg decodes the
  * clip with the matrix and range the stage must use (the file's tags, or for an untagged file the convention:
  * BT.709 from 1280 wide or above 576 lines, else BT.601). Needs ffmpeg (Debian: `apt-get install -y ffmpeg`); the
  * committed clips are a few KB each, so the tests need no ffmpeg. Also three clips the importer refuses (REFUSED).

@@ -15,7 +15,7 @@ const MIN_BYTES = 1024;
 /**
  * Writes a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside every compressible file of the
  * build, once, at build time: the server sends the copy the browser accepts (@fastify/static `preCompressed`,
- * README "Serving"), with no compression work per request. A copy that would not be smaller is not written.
+ * docs/benchmarks.md "Serving"), with no compression work per request. A copy that would not be smaller is not written.
  */
 export function precompress(): Plugin {
   let outDir = '';

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 
 /**
  * A real nginx (Debian's nginx-light) as the reverse proxy in front of Glimpse nodes, on a loopback port, for tests
- * and benchmarks: the same proxy settings as the README's deployment, without TLS (the client side is loopback).
+ * and benchmarks: the same proxy settings as the deployment of docs/data-safety.md, without TLS (the client side is
+ * loopback).
  */
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path)) ?? null;
@@ -32,7 +33,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The proxy part of the README's nginx configuration, for upstream nodes `host:port`. */
+/** The proxy part of docs/data-safety.md's nginx configuration, for upstream nodes `host:port`. */
 export function proxyConfig(upstreams: string[], listen: string): string {
   // What both locations pass on: the client's address and scheme for TRUST_PROXY, keep-alive to the nodes.
   const forward = `proxy_pass http://glimpse;

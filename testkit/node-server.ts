@@ -1,8 +1,8 @@
 /**
  * One Glimpse server process for multi-node tests and benchmarks: `tsx testkit/node-server.ts` with DATABASE_URL
  * and MEDIA_DIR set listens on a free port, prints {"url": ...} on one stdout line, and stops when stdin closes.
- * Several of them on one PostgreSQL database are the "N stateless nodes" deployment (README "Deployment"). WEB_DIR
- * serves a built web app (bench:launch); by default an empty folder.
+ * Several of them on one PostgreSQL database are the "N stateless nodes" deployment (docs/data-safety.md "Deployment on
+ * several nodes"). WEB_DIR serves a built web app (bench:launch); by default an empty folder.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

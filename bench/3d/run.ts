@@ -1,5 +1,5 @@
 /**
- * `npm run bench:3d [-- --quick] [-- --gpu]`: 3D objects on the stage (README "3D objects", issue 18), in one run:
+ * `npm run bench:3d [-- --quick] [-- --gpu]`: 3D objects on the stage (docs/3d-objects.md, issue 18), in one run:
  * 1. render cost per frame at 1920×1080 of a 1 M-triangle textured mesh and a 1 M-point cloud (drawn 1024×1024, 4×
  *    MSAA), as a ratio to the same stage drawing a 1024×1024 image in the same rectangle (each frame rendered in
  *    full and waited for with a 1-pixel read: the debug hook's measureRender);

@@ -1,5 +1,5 @@
 /**
- * What a session log or mouse log read on the event loop costs (README Security, "Large valid bodies"):
+ * What a session log or mouse log read on the event loop costs (docs/security.md, "Large valid bodies"):
  * `npx tsx bench/api/inline-body.ts`. Bodies of at most SMALL_BODY_BYTES are parsed, checked and split on the event
  * loop (body/json-pool.ts); this times the worst shapes of that size an anonymous client can send, through the pool's
  * own `receive`, against the baseline of the same run: the session log the page sends on a short session (7 KB,

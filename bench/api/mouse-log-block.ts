@@ -1,5 +1,5 @@
 /**
- * How long storing one bubble mouse log holds the event loop (issue 21, item 4; README Security, "Large valid
+ * How long storing one bubble mouse log holds the event loop (issue 21, item 4; docs/security.md, "Large valid
  * bodies"): `node --expose-gc --import tsx bench/api/mouse-log-block.ts [sqlite|postgres]`. For each size, the longest gap between 1 ms timer
  * ticks while the log is stored, best and worst of 5, by the paged path the server takes (storeScreening) and by one
  * insert statement of the same bytes (what the server did before migration 016). SQLite in DURABLE mode on a temp

@@ -195,8 +195,8 @@ async function freeze(prepared: Prepared) {
 }
 
 /**
- * Several nodes on one PostgreSQL database (README "Deployment on several nodes"): `nodes` Glimpse processes, the
- * first importing the study, each with its own sessions; the same 100 connections spread over them.
+ * Several nodes on one PostgreSQL database (docs/data-safety.md "Deployment on several nodes"): `nodes` Glimpse
+ * processes, the first importing the study, each with its own sessions; the same 100 connections spread over them.
  */
 async function measureNodes(name: string, databaseUrl: string, nodes: number) {
   const first = await Target.start(['glimpse', databaseUrl]);

@@ -1,6 +1,6 @@
 /**
  * npm run bench:fidelity — what the participant sees against the file, captured on the virtual display
- * (testkit/virtualDisplay.ts, each frame a PNG in device pixels). README "Pixel-exact stimuli".
+ * (testkit/virtualDisplay.ts, each frame a PNG in device pixels). docs/pixels.md.
  * - Images, at device pixel ratios 1, 1.25, 1.5, 1.75 and 2: a 160×120 noise PNG drawn with the layout before this
  *   work (the baseline, measured in the same run: whole CSS pixels, filtered linearly) and with 'native' and
  *   'integer'; the share of drawn device pixels equal to the file's pixel they show (k×k replication), and the worst
@@ -10,7 +10,7 @@
  *   own conversions in the same run (copyTo RGBA, the stage's path before, `?video=pixels`; the VideoFrame upload,
  *   `?video=frames`; the <video> element, `?video=element`): the worst channel difference from ffmpeg's reference
  *   decode over the bars.
- * Writes bench/results/fidelity.json and prints the README's tables.
+ * Writes bench/results/fidelity.json and prints the tables of docs/pixels.md.
  *
  * `--gpu` (scripts/gpu/run-on-gpu.sh fidelity): the same run with the virtual display on the machine's GPU
  * (GLIMPSE_GPU_FLAGS, the packed browser of CHROMIUM_PATH); the display's own WebGL renderer is read and recorded, a

@@ -88,7 +88,8 @@ async function journey(j: Journey, browser: Agent): Promise<Outcome> {
   const bcheck = await call('bcheck', '/api/bchecks/', { method: 'POST', body: BCHECK });
   const bcheckId = bcheck.status === 201 ? (JSON.parse(bcheck.body) as { id: number }).id : null;
   const query = `platform=prolific&PROLIFIC_PID=${j.pid}&STUDY_ID=launch&SESSION_ID=${j.pid}${bcheckId ? `&bcheckId=${bcheckId}` : ''}`;
-  // The visit while the eligibility checks are read, then the session on Continue (README "Participant continuity").
+  // The visit while the eligibility checks are read, then the session on Continue (docs/data-safety.md "Participant
+  // continuity").
   const visitAnswer = await call('visit', `/api/visits/${j.jobId}?${query}`, { method: 'POST' });
   if (visitAnswer.status !== 201) return { jobId: j.jobId, requests, acknowledged, completedAt: null };
   const visit = (JSON.parse(visitAnswer.body) as { visit: string }).visit;

@@ -1,5 +1,5 @@
 /**
- * npm run bench:launch — launch day (issue 26, README "Benchmarks"). Participants arrive as a Poisson process and
+ * npm run bench:launch — launch day (issue 26, docs/benchmarks.md). Participants arrive as a Poisson process and
  * each runs the whole journey as the page does (bench/launch/participant.ts) against N server processes
  * (testkit/node-server.ts: one on SQLite, or N on one PostgreSQL, each participant on a node the generator picks),
  * while two consoles watch the job's live statistics and its owner lists the participants every 10 s. Prints and
@@ -224,8 +224,8 @@ function watchPostgres(storage: Storage | null, appName: string) {
 
 /**
  * PostgreSQL's statements by their total time during the run (time waiting for a lock included), when the server
- * loads pg_stat_statements (`shared_preload_libraries`; README "bench:launch") and the extension exists in the
- * database; null otherwise. `start` resets the counts (the whole server's) before the arrivals.
+ * loads pg_stat_statements (`shared_preload_libraries`; docs/benchmarks.md "bench:launch") and the extension exists in
+ * the database; null otherwise. `start` resets the counts (the whole server's) before the arrivals.
  */
 function statementProfile(storage: Storage | null) {
   const view = sql`public.pg_stat_statements`;

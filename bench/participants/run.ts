@@ -1,5 +1,5 @@
 /**
- * npm run bench:participants — issue 25's figures (README "Benchmarks"): nothing anonymous, no sign-in flood and no
+ * npm run bench:participants — issue 25's figures (docs/benchmarks.md): nothing anonymous, no sign-in flood and no
  * proxy slows or blocks a participant. Latency figures run against a separate server process (SQLite, DURABLE) and
  * are given as ratios to an idle run measured in the same script; the lock, revocation, first-administrator and
  * quota figures run in-process (they count password checks and rows). Not in CI. Writes bench/results/participants.json.

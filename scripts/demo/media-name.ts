@@ -27,7 +27,7 @@ import { EMOTIONS, PEOPLE, type Emotion } from './scenes/faces.js';
 export const SCENES = ['landscape', 'city', 'still-life'] as const;
 export type SceneName = (typeof SCENES)[number];
 
-/** The answers a trapping image can ask for (README "Quality control"): its text names the level to select. */
+/** The answers a trapping image can ask for (docs/quality.md): its text names the level to select. */
 export const TRAP_ANSWERS = { bad: 'Bad', poor: 'Poor', fair: 'Fair', good: 'Good', excellent: 'Excellent' } as const;
 export type TrapAnswer = keyof typeof TRAP_ANSWERS;
 

@@ -36,7 +36,7 @@ export interface ReportInclusion {
 }
 
 /**
- * Session screening done before the analysis (a stored job's quality control, README "Quality control"): both
+ * Session screening done before the analysis (a stored job's quality control, docs/quality.md): both
  * verdicts of each session (payment, analysis), what each rule decided, and which sessions the report kept. The
  * analysis only reports it.
  */

@@ -5,7 +5,7 @@ const Int = (opts: object = {}) => Type.Integer(opts);
 const Num = (opts: object) => Type.Optional(Type.Number(opts));
 const Range = (minimum: number, maximum: number) => Type.Optional(Type.Tuple([Type.Number({ minimum, maximum }), Type.Number({ minimum, maximum })]));
 /**
- * The 3D options (contract/objects.ts ObjectOptions, README "3D objects") as TypeBox, so that TypeBox's own checker
+ * The 3D options (contract/objects.ts ObjectOptions, docs/3d-objects.md) as TypeBox, so that TypeBox's own checker
  * reads study files too; the same bounds as OBJECT_OPTIONS_SCHEMA, which the first bundle uses without TypeBox
  * (tests/unit/objects-schema.test.ts compares the two).
  */
@@ -30,7 +30,7 @@ export const ObjectOptionsSchema = Type.Object(
 
 /**
  * Job fields of SPEC §3, as written in a study file and served by GET /api/jobs/{id}.
- * Optional extensions (not in the spec, documented in README): displayMs, largeLoading, coloredScale,
+ * Optional extensions (not in the spec, documented in docs/study-files.md): displayMs, largeLoading, coloredScale,
  * completionUrl, visualTests, instructionPages, afterTrainingMsg, allowPlaylistChoice, minRefreshHz, objects,
  * scaling.
  */
@@ -75,17 +75,17 @@ export const JobFields = Type.Object(
      * the eligibility screen from frame intervals; shown as one more pass/fail line.
      */
     minRefreshHz: Type.Optional(Int({ minimum: 1, maximum: 1000 })),
-    /** Extension: how 3D objects are presented (README "3D objects"); a stimulus's `object` overrides it per key. */
+    /** Extension: how 3D objects are presented (docs/3d-objects.md); a stimulus's `object` overrides it per key. */
     objects: Type.Optional(ObjectOptionsSchema),
     /**
-     * Extension: how media pixels map to the display's device pixels (README "Pixel-exact stimuli"). 'integer'
+     * Extension: how media pixels map to the display's device pixels (docs/pixels.md). 'integer'
      * (default): k×k device pixels per media pixel, k the whole part of the device pixel ratio; 'native': one device
      * pixel per media pixel; 'fit': shrunk to fit the window, filtered linearly (the old behaviour).
      */
     scaling: Type.Optional(Type.Union([Type.Literal('integer'), Type.Literal('native'), Type.Literal('fit')])),
     /**
      * Extension: what happens to a trial the stage interrupted (a hidden page, a lost GPU context, another screen:
-     * README "Frame-accurate timing"). 'replay' (default): played again from its start once drawing is steady, at
+     * docs/timing.md). 'replay' (default): played again from its start once drawing is steady, at
      * most `interruptionReplays` times; 'skip': not played again. Either way, a trial not played through is answered
      * with its interruption recorded, and the quality rules exclude it as a technical fault (never refusing pay).
      */

@@ -24,7 +24,7 @@ export const VIDEO_EXT: Readonly<Record<string, string>> = {
 };
 
 /**
- * 3D objects (README "3D objects"): glTF 2.0 meshes (`.gltf` may name side files: buffers and textures, which the
+ * 3D objects (docs/3d-objects.md): glTF 2.0 meshes (`.gltf` may name side files: buffers and textures, which the
  * importer copies with it) and PLY point clouds (binary or ASCII, per-point colour).
  */
 export const MODEL_EXT: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 /**
- * How a 3D object (a `model` media: glTF mesh or PLY point cloud) is presented (README "3D objects"). The job's
+ * How a 3D object (a `model` media: glTF mesh or PLY point cloud) is presented (docs/3d-objects.md). The job's
  * `objects` sets them for the study, a stimulus's `object` overrides them key by key. Every key is optional; the
  * defaults are `OBJECT_DEFAULTS`. Plain data and a plain JSON Schema (no schema library: the participant bundle
  * imports this file); the job schema wraps it with TypeBox.

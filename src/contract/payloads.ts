@@ -35,7 +35,7 @@ export const BcheckBody = Type.Object(
 );
 export type BcheckBody = Static<typeof BcheckBody>;
 
-// --- Frame-timing records (README "Frame-accurate timing"): what was asked and what the display showed --------
+// --- Frame-timing records (docs/timing.md): what was asked and what the display showed --------
 
 const Ms = Type.Number();
 const Frames = Type.Integer({ minimum: 0, maximum: 10_000_000 });
@@ -135,7 +135,7 @@ export const PresentationRecord = Type.Object(
     videos: Type.Optional(Type.Array(VideoFrameRecord, { maxItems: 16 })),
     object: Type.Optional(ObjectFrameRecord),
     endedBy: Type.Optional(Type.Union(['duration', 'video-end', 'click', 'answer', 'abort', 'interrupted'].map((k) => Type.Literal(k)))),
-    /** The stage stopped drawing during the step (README "Frame-accurate timing", interruptions): why, when, and the
+    /** The stage stopped drawing during the step (docs/timing.md, interruptions): why, when, and the
      * refreshes drawn before (shownFrames counts only those). */
     interrupted: Type.Optional(
       Type.Object(
@@ -149,7 +149,7 @@ export const PresentationRecord = Type.Object(
     clickMs: Type.Optional(Ms),
     /** The factor the media was drawn at when the layout had to shrink it to fit the window (bubble). */
     scale: Type.Optional(Type.Number({ minimum: 0 })),
-    /** The device pixel ratio the step was drawn at (README "Pixel-exact stimuli"). */
+    /** The device pixel ratio the step was drawn at (docs/pixels.md). */
     pixelRatio: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 64 })),
     /** Each drawn media: device pixels per media pixel, the sampling filter and the device rectangle. */
     items: Type.Optional(Type.Array(DrawnItem, { maxItems: 16 })),
@@ -210,7 +210,7 @@ export const TimingEnvelope = Type.Object(
 export type TimingEnvelope = Static<typeof TimingEnvelope>;
 
 /**
- * One camera pose of a 3D object, sampled on every frame that drew it (README "3D objects"): turntable poses are
+ * One camera pose of a 3D object, sampled on every frame that drew it (docs/3d-objects.md): turntable poses are
  * a function of the frame index, inspect poses follow the participant. Angles in degrees; `dist` is the camera
  * distance as a multiple of the distance fitted to the object's bounds (1 = fitted, < 1 = zoomed in).
  */

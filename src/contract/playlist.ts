@@ -11,7 +11,7 @@ export interface PlaylistStimulus {
   source?: string;
   reversed: boolean;
   value?: number;
-  /** The stimulus's own 3D presentation options (README "3D objects"), when its study file gives them. */
+  /** The stimulus's own 3D presentation options (docs/3d-objects.md), when its study file gives them. */
   object?: ObjectOptions;
 }
 export interface BubbleMedia {
@@ -52,9 +52,9 @@ export interface PlaylistResponse<S = unknown> {
 }
 
 /**
- * Extension (README "Participant continuity"): the answer of POST /api/visits/{id}, made when the page shows the
- * eligibility checks. Nothing is held for a visitor; the playlist call made once the checks are passed starts the
- * session (and is sent `visit` to mark this visit started).
+ * Extension (docs/data-safety.md "Participant continuity"): the answer of POST /api/visits/{id}, made when the page
+ * shows the eligibility checks. Nothing is held for a visitor; the playlist call made once the checks are passed starts
+ * the session (and is sent `visit` to mark this visit started).
  */
 export interface VisitResponse {
   /** The visit logged for a new visitor; null when none was (a session to resume, a researcher's or MTurk preview). */

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
- * A study's quality control (README "Quality control"), at the top level of the study file: the session acceptance
+ * A study's quality control (docs/quality.md), at the top level of the study file: the session acceptance
  * rules, the target number of accepted observers per playlist, and the bonus. Not served to participants (it is
  * not a Job field). Every rule has a default that follows the P.910 crowd toolkit; `false` turns a rule off.
  */
@@ -45,7 +45,7 @@ export const QualityRules = Type.Object(
     /** Where the job runs visual tests, the session logs show them passed. Default true. */
     visualTests: Type.Optional(Type.Boolean()),
     /**
-     * 3D objects in inspect mode (README "3D objects"): each answer's camera poses show at least `ms` of inspection
+     * 3D objects in inspect mode (docs/3d-objects.md): each answer's camera poses show at least `ms` of inspection
      * and an azimuth range of at least `azimuthDeg`; at most `maxShortShare` of the inspected answers may fall short.
      * Default false (off): a study turns it on. An analysis rule: it never refuses pay.
      */
@@ -91,7 +91,7 @@ export type StudyQuality = Static<typeof StudyQuality>;
 
 /**
  * What a gold, trapping or attention-check stimulus expects. `answer` is in the protocol's answer space
- * (README "Quality control"): the reporting-scale score for ratings, 'A' or 'B' for the better side of a pair,
+ * (docs/quality.md): the reporting-scale score for ratings, 'A' or 'B' for the better side of a pair,
  * 'AB' or 'CD' for the MLDS pair that differs more, 'A' or 'C' for the triplet side closer to B, the emotion index
  * for piiface, the stored value for bubble.
  */

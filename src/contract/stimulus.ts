@@ -19,9 +19,9 @@ export interface GenericStimulusSpec {
   reversed?: boolean;
   /** Training reference score. */
   value?: number;
-  /** A gold, trapping or attention-check stimulus (README "Quality control"). */
+  /** A gold, trapping or attention-check stimulus (docs/quality.md). */
   check?: StimulusCheck;
-  /** How its 3D objects are presented, over the job's `objects` (README "3D objects"). */
+  /** How its 3D objects are presented, over the job's `objects` (docs/3d-objects.md). */
   object?: ObjectOptions;
 }
 

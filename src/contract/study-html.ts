@@ -1,10 +1,10 @@
 import type { JobFields } from './job.js';
 
 /**
- * Study HTML (welcomeMsg, instructionMsg, instructionPages, afterTrainingMsg) follows a strict profile (README
- * "Study files"; the page's sanitiser is src/web/screens/studyHtml.ts): text formatting, lists, tables, links, and
- * images that are media files of the study itself, written as paths in its media folder (`<img src="help/step1.png">`).
- * The importer checks and copies those images like stimuli.
+ * Study HTML (welcomeMsg, instructionMsg, instructionPages, afterTrainingMsg) follows a strict profile
+ * (docs/security.md "Study HTML"; the page's sanitiser is src/web/screens/studyHtml.ts): text formatting, lists,
+ * tables, links, and images that are media files of the study itself, written as paths in its media folder
+ * (`<img src="help/step1.png">`). The importer checks and copies those images like stimuli.
  */
 
 /** The HTML fields of a job, with their JSON paths. */

@@ -4,7 +4,7 @@ import { StudyQuality } from './quality.js';
 import { MEDIA_FILE_PATTERN } from './stimulus.js';
 
 /**
- * A study file: one JSON document next to a media folder (see README "Study files").
+ * A study file: one JSON document next to a media folder (see docs/study-files.md).
  * The stimulus shape of each playlist must match the job's protocol (checked on import with the protocol's schema).
  */
 export const StudyPlaylist = Type.Object(
@@ -17,7 +17,7 @@ export const StudyPlaylist = Type.Object(
 );
 
 /**
- * What the analysis knows of a media file, declared once per file (README "Study files"): reports group ratings by
+ * What the analysis knows of a media file, declared once per file (docs/study-files.md): reports group ratings by
  * `condition` and `content`, MLDS and triplets scale `level`, and `reference` marks the hidden reference of its
  * content (ACR-HR: DMOS).
  */
@@ -41,7 +41,7 @@ export const StudyFile = Type.Object(
     playlists: Type.Array(StudyPlaylist, { minItems: 1, maxItems: 1000 }),
     /** Media file (path in the media folder) -> its attributes for the analysis. */
     mediaAttributes: Type.Optional(Type.Record(Type.String({ pattern: MEDIA_FILE_PATTERN }), MediaAttributes)),
-    /** Quality control: session acceptance rules, target of accepted observers, bonus (README "Quality control"). */
+    /** Quality control: session acceptance rules, target of accepted observers, bonus (docs/quality.md). */
     quality: Type.Optional(StudyQuality),
   },
   { additionalProperties: false },

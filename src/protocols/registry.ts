@@ -12,7 +12,7 @@ import type { ProtocolDefinition } from './types.js';
 /**
  * THE table of protocols, read by the server (study import, playlists, answers, export) and by the web (routes,
  * eligibility, instruction image, the protocol's web part). Adding a protocol: one folder and one line here
- * (README "Adding a protocol").
+ * (docs/protocols.md "Adding a protocol").
  */
 export const PROTOCOLS = {
   pair_comparison: pairComparison,

@@ -10,7 +10,8 @@ import type { Canvas } from '../web/stage/layouts.js';
 import type { PresentationStep, StageController } from '../web/stage/types.js';
 
 /**
- * What a protocol is, from study file to export (README "Adding a protocol"). Each protocol is one folder with an
+ * What a protocol is, from study file to export (docs/protocols.md "Adding a protocol"). Each protocol is one folder
+ * with an
  * `index.ts` that exports a `ProtocolDefinition`; `registry.ts` lists them in one table that the server and the web
  * both read. The definition holds only plain data and pure functions (no React, no PixiJS, no Node), so it is cheap
  * to import anywhere; the protocol's web part is loaded on demand through `web()`.
@@ -31,7 +32,7 @@ export interface ProtocolDefinition<Spec = any> {
   /** How a study-file stimulus is checked, served to the client and exported. */
   stimulus: StimulusRules<Spec>;
   /**
-   * The categoryTests whose page draws a 3D object wherever it draws an image (README "3D objects"); 'all': every
+   * The categoryTests whose page draws a 3D object wherever it draws an image (docs/3d-objects.md); 'all': every
    * one the protocol takes. Elsewhere a stimulus whose media is a 3D object is refused at import: the page would
    * treat the model file as an image or a video.
    */
@@ -104,7 +105,7 @@ export interface AnalysedRating<Spec> {
   spec: Spec;
   /** The stored value (SPEC §5 mapping: ACR is the index 0 = Excellent … 4 = Bad). */
   value: number;
-  /** The declared attributes of a media file of the study (README "Study files"); {} when none. */
+  /** The declared attributes of a media file of the study (docs/study-files.md); {} when none. */
   attributes(path: string): MediaAttributes;
 }
 
@@ -161,7 +162,7 @@ export interface PlanContext<P> {
   params: P;
   /**
    * Stage canvas size, CSS px (the stage sits below the question band when there is one), with the device pixel
-   * ratio and the study's `scaling` the layouts draw media at (README "Pixel-exact stimuli").
+   * ratio and the study's `scaling` the layouts draw media at (docs/pixels.md).
    */
   canvas: Canvas;
   /** Natural size of a prepared media. */

@@ -1,5 +1,5 @@
 /**
- * The quality rules in words (README "Quality control"): what each rule decides (payment or analysis), the sentence
+ * The quality rules in words (docs/quality.md): what each rule decides (payment or analysis), the sentence
  * a researcher, a participant or a platform reads instead of the rule's code name, and what each rule measured
  * (DETAIL_WORDS), in English and French. The one table of these texts: the server (verdicts, lists, exports, the
  * report) and the console (in its language) both word reasons from here. Only string tables are imported, so the

@@ -6,7 +6,7 @@ import type { QualityRules, StimulusCheck } from '../contract/quality.js';
 import { detailInWords, reasonInWords, ruleKind, verdictsOf, type CheckKind, type CheckMiss, type DetailFacts, type ExposureFault, type NotShown, type QuotedAnswer, type RuleName, type ShortInspection } from './reasons.js';
 
 /**
- * The session acceptance rules (README "Quality control"). Pure: the server gathers a session's evidence
+ * The session acceptance rules (docs/quality.md). Pure: the server gathers a session's evidence
  * (server/quality/) and stores the verdict; these functions only judge it, so each rule is tested on hand-built
  * sessions. Defaults follow the Microsoft P.910 crowd toolkit where it has the rule (variance 0.15, gold within
  * tolerance, trap correct, correlation with the MOS); the timing rules are Glimpse's own.
@@ -216,7 +216,7 @@ function shownToEndRule(evidence: SessionEvidence, enabled: boolean): RuleOutcom
   return outcome('shownToEnd', 'failed', { key: 'notShown', count: missing.length, answers, examples: missing.slice(0, EXAMPLES) });
 }
 
-/** The tolerance of the exposure rule (README "Quality control"). */
+/** The tolerance of the exposure rule (docs/quality.md). */
 export interface ExposureTolerance {
   exposureToleranceFrames: number;
   exactExposureBelowFrames: number;

@@ -11,7 +11,7 @@ import { decisionRows } from './storage/quality.js';
 import type { Storage } from './storage/types.js';
 
 export const QUALITY_USAGE = `  screen <jobId>                             judge every completed session again with the job's quality rules
-                                             (README "Quality control"), store the verdicts, print them
+                                             (docs/quality.md), store the verdicts, print them
   decisions <jobId> --platform prolific|mturk --out DIR [--no-screen]
                                              accept/reject lists for the platform's bulk tools, bonus list,
                                              block list (judges the sessions first unless --no-screen)`;

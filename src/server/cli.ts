@@ -149,7 +149,7 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // The CLI runs beside the server on the same machine (README "Command line"): it yields the CPU to the server's
+  // The CLI runs beside the server on the same machine (docs/cli.md): it yields the CPU to the server's
   // participants (niceness 10; raising it needs no privilege). Its writes wait for the server's, and the reverse.
   try {
     setPriority(10);

@@ -1,5 +1,5 @@
 /**
- * The researcher console in Chromium against the real server (README "Console"): sign in, upload a study zip and
+ * The researcher console in Chromium against the real server (docs/console.md): sign in, upload a study zip and
  * open it; the job page's counters follow a participant who completes in another browser context, with no reload;
  * a pause shows the next participant the paused screen; the CSV and the report downloaded from the page are the
  * CLI's; a viewer sees no platform id and cannot withdraw; no session or a wrong CSRF token changes nothing; and

@@ -1,7 +1,7 @@
 /**
- * Participant continuity in Chromium (README "Participant continuity"): a reload resumes the session at the next
- * unanswered stimulus with the logs of both loads stored; an answer whose post failed waits in the IndexedDB outbox
- * and is sent with its original key on the next load; an answer the server already stored (its acknowledgement
+ * Participant continuity in Chromium (docs/data-safety.md "Participant continuity"): a reload resumes the session at
+ * the next unanswered stimulus with the logs of both loads stored; an answer whose post failed waits in the IndexedDB
+ * outbox and is sent with its original key on the next load; an answer the server already stored (its acknowledgement
  * lost) is taken as saved even after Modify, and the page says which answer counts. Issue 35: two participants in
  * one browser, a visitor who holds nothing before Continue, paused and draft links, and Back within the study.
  */

@@ -1,5 +1,5 @@
 /**
- * Hardening in Chromium (README "Security"): the strict HTML profile of study texts (no hidden buttons, no
+ * Hardening in Chromium (docs/security.md): the strict HTML profile of study texts (no hidden buttons, no
  * overlay, no form, no remote request, no script), and a page of another origin that cannot store anything
  * through a participant's browser nor frame the test.
  */

@@ -1,5 +1,5 @@
 /**
- * 3D objects (README "3D objects") end to end against the real server, database and Chromium (WebGL2 on
+ * 3D objects (docs/3d-objects.md) end to end against the real server, database and Chromium (WebGL2 on
  * SwiftShader, so the objects are tiny: tests/e2e/studies/media/objects, from `npm run media:3d-fixtures`):
  * - a turntable ACR study: each object turns once, then the levels; stored values equal the clicks, every play is
  *   timed with its poses (drawn + skipped = all poses), the answer carries the camera poses (`views`);

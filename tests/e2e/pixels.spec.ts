@@ -1,5 +1,5 @@
 /**
- * Pixel-exact stimuli in a participant's journey (README "Pixel-exact stimuli"): at 125 % display scaling the pair
+ * Pixel-exact stimuli in a participant's journey (docs/pixels.md): at 125 % display scaling the pair
  * is drawn one device pixel per media pixel, and the stored rating says so (ratio, window, scale, filter, device
  * rectangle); a window too small for the pair gets the message, never a shrunken stimulus, and the test goes on
  * once the window is large enough. The pixels themselves are checked frame by frame on the virtual display

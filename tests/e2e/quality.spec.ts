@@ -1,5 +1,5 @@
 /**
- * Quality control in Chromium (README "Quality control"), with the default rules: a straight-liner who misses the
+ * Quality control in Chromium (docs/quality.md), with the default rules: a straight-liner who misses the
  * trapping image, a careful participant, and a careful participant whose page drops frames (injected: every frame
  * of the stage comes 230 ms late once its refresh is measured) all get their code. The server rejects the first
  * with those two reasons in words, approves and includes the second, approves the third and excludes it from the
@@ -129,7 +129,7 @@ test('a straight-liner is rejected with reasons in words, a careful participant 
   expect(mturkRows).toHaveLength(1);
   expect(mturkRows[0]).toMatchObject({ HITId: 'H-quality', AssignmentId: mturk.assignmentId, WorkerId: mturk.workerId, Approve: '' });
   expect(mturkRows[0]!.Reject).toMatch(
-    /Reasons: Missed a question that said what to answer \(1 of 1 stimulus missed: stimulus \d+ \(expected 1, answered 3\)\); Gave \(almost\) the same answer to every question \(variance 0 of 4 ratings/,
+    /Reasons: Missed a question that said what to answer \(1 of 1 stimulus missed: stimulus \d+: answered Fair, expected Bad\); Gave \(almost\) the same answer to every question \(variance 0 of 4 ratings/,
   );
   expect(parseCsv(await readFile(join(out, 'mturk/block-list.csv'), 'utf8')).map((r) => r.WorkerId)).toEqual([mturk.workerId]);
   expect(parseCsv(await readFile(join(out, 'prolific/approve.csv'), 'utf8'))).toEqual([

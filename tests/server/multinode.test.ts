@@ -14,11 +14,12 @@ import { createPgSchema } from '../../testkit/pg-schema.js';
 import { studyOf, writeStudy } from '../../testkit/studies.js';
 
 /**
- * Several stateless server processes on one PostgreSQL database (README "Deployment"): 300 simulated participants
- * (HTTP only) take full sessions, every request to a node picked at random, with reloads, duplicate tabs and
- * retried posts mixed in. Nothing may depend on a single process: one session per platform id, balanced
- * playlists, no duplicate answer, every acknowledged answer stored once, every code issued only after all answers,
- * every session judged once (its code and its logs arrive together, on two nodes) and balancing counts that match.
+ * Several stateless server processes on one PostgreSQL database (docs/data-safety.md "Deployment on several nodes"):
+ * 300 simulated participants (HTTP only) take full sessions, every request to a node picked at random, with reloads,
+ * duplicate tabs and retried posts mixed in. Nothing may depend on a single process: one session per platform id,
+ * balanced playlists, no duplicate answer, every acknowledged answer stored once, every code issued only after all
+ * answers, every session judged once (its code and its logs arrive together, on two nodes) and balancing counts that
+ * match.
  */
 
 const NODES = 3;

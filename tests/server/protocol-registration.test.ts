@@ -13,9 +13,9 @@ import { getPlaylist, json, postJson, useServer } from '../../testkit/server.js'
 import { jobFields, writeStudy } from '../../testkit/studies.js';
 
 /**
- * README "Adding a protocol", proved: a throwaway protocol with a stimulus shape of its own is one definition added
- * to the table, and the whole server serves it (study import, job, playlist on its own path, answers, code, export)
- * without any other change.
+ * docs/protocols.md "Adding a protocol", proved: a throwaway protocol with a stimulus shape of its own is one
+ * definition added to the table, and the whole server serves it (study import, job, playlist on its own path, answers,
+ * code, export) without any other change.
  */
 interface ThrowawaySpec {
   picture: string;

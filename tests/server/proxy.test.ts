@@ -16,8 +16,9 @@ import { PAIR_STUDY } from '../../testkit/studies.js';
 
 /**
  * TRUST_PROXY through a real reverse proxy (Debian's nginx, started here on a loopback port, configured as the
- * README's deployment): per-address limits key on the real client, so one client's flood leaves others alone, and a
- * forged X-Forwarded-For names nobody. Clients are told apart by their loopback source address (127.0.0.x).
+ * deployment of docs/data-safety.md): per-address limits key on the real client, so one client's flood leaves
+ * others alone, and a forged X-Forwarded-For names nobody. Clients are told apart by their loopback source address
+ * (127.0.0.x).
  */
 
 interface Answer {

@@ -14,7 +14,7 @@ import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '..
 import { jobFields, writeStudy } from '../../testkit/studies.js';
 
 /**
- * The running sums behind the on-line verdict (issue 26, README "Quality control"): after completions, session logs
+ * The running sums behind the on-line verdict (issue 26, docs/quality.md): after completions, session logs
  * that revise a verdict, exclusions and a re-judgement, they hold exactly what a full recount of the included
  * sessions gives; concurrent final requests of one session judge it once; the playlists' balancing counts equal a
  * recount of the sessions.

@@ -39,7 +39,7 @@ export interface TimingResult {
 
 /** Skipped and repeated clip frames of a step's videos, as the stage counted them (0 where a record has no count). */
 /**
- * The plays of an answer that the stage did not interrupt (README "Frame-accurate timing", interruptions): an
+ * The plays of an answer that the stage did not interrupt (docs/timing.md, interruptions): an
  * interrupted play was played again from its start, so its cut-short steps are no fault of the trial's timing.
  */
 export function uninterruptedPlays<T extends { endedBy?: string }>(plays: ReadonlyArray<readonly T[]>): T[][] {

@@ -1,5 +1,5 @@
 /**
- * What observers looked at of a 3D object in inspect mode (README "3D objects"): from the camera poses posted with
+ * What observers looked at of a 3D object in inspect mode (docs/3d-objects.md): from the camera poses posted with
  * each answer, per stimulus, the inspection time, the viewpoint coverage (time per azimuth × elevation cell) and
  * the zoom distribution. Each pose weighs the time until the next pose of the same play, the last one of a play
  * the play's median interval (a frame), as the bubble dwell maps weigh mouse samples.

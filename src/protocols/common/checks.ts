@@ -4,7 +4,7 @@ import type { RatingAdapter } from './analysis.js';
 import type { LevelScale } from './levels/levels.js';
 
 /**
- * Gold, trapping and attention-check stimuli (README "Quality control"): a stimulus of the study file may carry
+ * Gold, trapping and attention-check stimuli (docs/quality.md): a stimulus of the study file may carry
  * `check: {kind, answer, tolerance?, position?}`; the participant cannot tell it from the others (the playlist view
  * never shows it). Each protocol says what its `answer` looks like and when a stored answer meets it.
  */

@@ -30,7 +30,7 @@ function genericStimulusSchema(checkAnswer: JsonSchema | null): JsonSchema {
       reversed: { type: 'boolean' },
       /** Training reference score. */
       value: { type: 'number' },
-      /** 3D presentation options over the job's `objects` (README "3D objects"). */
+      /** 3D presentation options over the job's `objects` (docs/3d-objects.md). */
       object: OBJECT_OPTIONS_SCHEMA,
       ...(checkAnswer ? { check: checkSchema(checkAnswer) } : {}),
     },

@@ -12,7 +12,7 @@ import { pairLabels, planPair, type PairParams } from '../pair/plan.js';
 import type { PlanContext } from '../types.js';
 import { planSingle } from './levels/singleStimulus.js';
 
-/** 3D objects in the staged protocols' pure plans (README "3D objects"). */
+/** 3D objects in the staged protocols' pure plans (docs/3d-objects.md). */
 
 const pair = (patch: Partial<PlaylistStimulus> = {}): PlaylistStimulus => ({ stimuliId: 3, sourceA: 'job/ref.glb', sourceB: 'job/low.glb', reversed: false, ...patch });
 

@@ -5,7 +5,7 @@ import type { Canvas, LayoutOptions } from '../../web/stage/layouts.js';
 import type { StageItem, StepEnd } from '../../web/stage/types.js';
 
 /**
- * 3D objects in the staged protocols (README "3D objects"): wherever a protocol shows an image it shows a 3D object
+ * 3D objects in the staged protocols (docs/3d-objects.md): wherever a protocol shows an image it shows a 3D object
  * (a `model` media, known by its extension), drawn in the same rectangle, with the job's `objects` options under the
  * stimulus's own `object` keys. Pure.
  */

@@ -21,7 +21,7 @@ export interface PairParams {
   /** categoryTest: 1 images side by side, 2 images one after another, 3 videos side by side, 4 videos one after another. */
   category: number;
   displayMs: number;
-  /** The job's 3D presentation options (README "3D objects"); a stimulus's `object` overrides them. */
+  /** The job's 3D presentation options (docs/3d-objects.md); a stimulus's `object` overrides them. */
   objects?: ObjectOptions;
 }
 

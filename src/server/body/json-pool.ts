@@ -25,7 +25,7 @@ export type LargeBodyKind = 'screening' | 'logs' | 'rating';
  * Bodies up to this size are parsed on the event loop (a few milliseconds at worst, however they are built), larger
  * ones in the workers: 473 KB of 45,000 unknown keys took 80-140 ms of loop to parse. A rating over it goes to the
  * workers; a session log or mouse log goes to them unless its Content-Length announces at most this size.
- * bench/api/inline-body.ts times the worst shapes of this size read on the loop (README Security).
+ * bench/api/inline-body.ts times the worst shapes of this size read on the loop (docs/security.md).
  */
 export const SMALL_BODY_BYTES = 16 * 1024;
 
@@ -156,7 +156,7 @@ export class JsonWorkerPool {
   /**
    * A body that announced at most SMALL_BODY_BYTES is read on the event loop: the same reader as the workers', with
    * the same answers. Handing it to a worker costs more than reading it, and the workers, which yield the CPU to the
-   * event loop, made small session logs wait for seconds on a saturated machine (bench:launch, README).
+   * event loop, made small session logs wait for seconds on a saturated machine (bench:launch, docs/benchmarks.md).
    */
   private async receiveInline(kind: LargeBodyKind, payload: Readable, contentLength: number): Promise<ParsedLargeBody> {
     const chunks: Buffer[] = [];

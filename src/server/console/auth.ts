@@ -20,7 +20,7 @@ import { admitSignIn, KNOWN_BROWSER_MS, LOCKOUT, signedIn } from '../storage/sig
 import { verifyPassword } from './passwords.js';
 
 /**
- * Console sign-in (README "Console"): a session cookie (random token; HttpOnly, SameSite=Strict, Secure over
+ * Console sign-in (docs/console.md): a session cookie (random token; HttpOnly, SameSite=Strict, Secure over
  * HTTPS, path /console), a CSRF token per session required in the `x-csrf-token` header of every change, and a
  * lock after 5 sign-in attempts per e-mail and address (15 minutes; storage/sign-in-attempts.ts), on top of a
  * per-address rate limit. Every route of the

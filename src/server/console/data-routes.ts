@@ -44,7 +44,7 @@ async function readStudyId(studyFile: string): Promise<string | null> {
  */
 
 const JobParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
-/** Which left-out sessions a report or an analysis export keeps (README "Quality control"). */
+/** Which left-out sessions a report or an analysis export keeps (docs/quality.md). */
 const IncludeValue = Type.String({ pattern: '^(rejected|excluded|all)(,(rejected|excluded|all))*$', maxLength: 40 });
 const ExportQuery = Type.Object(
   {
@@ -154,7 +154,7 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
 
   app.post<{ Params: { id: string } }>('/console/api/jobs/:id/screen', { schema: { params: JobParams } }, async (request) => {
     await requireRole(app, request, request.params.id, 'owner');
-    // What judging again changed (README "Console"): the verdicts before, against those now.
+    // What judging again changed (docs/console.md): the verdicts before, against those now.
     const before = await jobVerdicts(app.storage, request.params.id);
     const screened = await screenJob(app.storage, request.params.id, app.protocols);
     // Both verdicts, before against now: what judging again changed.

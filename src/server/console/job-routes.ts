@@ -55,7 +55,7 @@ export function liveStatsHub(app: FastifyInstance, leaseMinutes: number, limits:
   return hub;
 }
 
-/** A researcher's preview links (README "Console"): the study as a Prolific (English) or a lab (French) participant. */
+/** A researcher's preview links (docs/console.md): the study as a Prolific (English) or a lab (French) participant. */
 function previewLinks(publicUrl: string, route: string, jobId: string, token: string) {
   const base = `${publicUrl}/${route}/${jobId}`;
   return { prolific: `${base}?platform=prolific&preview=${token}`, lab: `${base}?platform=nantes&preview=${token}` };

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { HttpError } from '../errors.js';
 
 /**
- * Password hashing in its own bounded place (README "Security": participants first). Each scrypt check costs about
+ * Password hashing in its own bounded place (docs/security.md: participants first). Each scrypt check costs about
  * 100 ms of CPU and 32 MiB. Node's asynchronous scrypt runs on libuv's thread pool, the same four threads that run
  * every file operation, the WAL's fdatasync included: a sign-in flood used to queue participants' acknowledgements
  * behind password checks. Here each check runs synchronously on a worker thread of this pool (scryptSync inside a

@@ -7,7 +7,7 @@ import type { Storage } from '../storage/types.js';
 import { unstartedVisits } from '../storage/visits.js';
 
 /**
- * What the console's job page shows, live (README "Console"): progress per playlist against the target of accepted
+ * What the console's job page shows, live (docs/console.md): progress per playlist against the target of accepted
  * observers, completions over time, the median session duration, where participants leave, the timing quality
  * and the screening verdicts. Everything is read from the database, so any node can serve it.
  */

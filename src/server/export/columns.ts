@@ -5,7 +5,7 @@ export const SESSION_COLUMNS = [
   'playlist_id',
   'session_id',
   'platform',
-  // 1: a researcher's preview (README "Console"), in an export only when asked (--include-preview).
+  // 1: a researcher's preview (docs/console.md), in an export only when asked (--include-preview).
   'session_preview',
   'worker_id',
   'assignment_id',
@@ -17,7 +17,7 @@ export const SESSION_COLUMNS = [
   'bcheck_id',
   'session_started_at',
   'session_completed_at',
-  // Quality control (README "Quality control"): payment (approved, rejected) and analysis (included, excluded)
+  // Quality control (docs/quality.md): payment (approved, rejected) and analysis (included, excluded)
   // verdicts, empty when not judged; the failed rules in words.
   'session_verdict',
   'session_analysis',

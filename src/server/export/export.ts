@@ -137,7 +137,7 @@ const TABLES: Record<ExportTable, TableExport> = {
       for await (const rows of paged((after) => screeningRows(storage, jobId, after, scope))) yield steps('screening', rows);
     },
   },
-  // One row per camera pose of a 3D object (README "3D objects"): every sample posted with every rating.
+  // One row per camera pose of a 3D object (docs/3d-objects.md): every sample posted with every rating.
   views: {
     columns: ['rating_id', ...SESSION_COLUMNS, 'stimulus_id', 'stimulus_position', 'is_training', 'stimulus_type', 'source', 'source_a', 'source_b', 'value', 'mode', 'sample', 'play', 'frame', 't', 'az', 'el', 'dist'],
     async *pages(storage, jobId, protocols, scope) {

@@ -27,7 +27,7 @@ describe('export timing columns of a video step', () => {
   });
 });
 
-describe('export pixel columns (README "Pixel-exact stimuli")', () => {
+describe('export pixel columns (docs/pixels.md)', () => {
   const pair = (scale: number, filter: 'nearest' | 'linear', x: number) => ({
     ...step,
     label: 'AB',

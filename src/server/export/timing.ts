@@ -2,7 +2,7 @@ import { uninterruptedPlays, videoFrameFaults } from '../../analysis/timing/timi
 import type { PresentationRecordBody, TimingEnvelope } from '../../contract/payloads.js';
 
 /**
- * What the export says about an answer's frame timing (README "Frame-accurate timing"). A step is *timed* when it
+ * What the export says about an answer's frame timing (docs/timing.md). A step is *timed* when it
  * showed media for a requested number of frames; it was *exact* when it ended on its duration after exactly that
  * many frames, or when the participant ended it earlier by clicking (an ACR image). An answer is exact when every
  * timed step of every play was, no frame was dropped while media were on screen, and no clip frame was skipped or
@@ -26,7 +26,7 @@ export interface TimingSummary {
   pixel_ratio: number | null;
   window_width: number | null;
   window_height: number | null;
-  /** How the last play's media were drawn (README "Pixel-exact stimuli"); distinct values, space-separated. */
+  /** How the last play's media were drawn (docs/pixels.md); distinct values, space-separated. */
   media_scaling: string | null;
   media_scale: string | null;
   media_filter: string | null;

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.js';
 
 /**
- * The server's own defences (README "Security"), registered before the routes:
+ * The server's own defences (docs/security.md), registered before the routes:
  * - security headers by helmet: a Content-Security-Policy the app passes without inline script (its
  *   scripts and styles are files; media may come from MEDIA_BASE_URL's origin; the MTurk submit form may post to
  *   MTurk), `frame-ancestors 'none'`, `nosniff`, a same-origin referrer policy;
@@ -30,7 +30,8 @@ export interface RateLimits {
 
 /**
  * Generous for a lab of 30 computers behind one address, each reloading a few times, or answering every 2 seconds
- * with its logs and retries (README "Limits"). An IPv6 client is counted by its /64 (@fastify/rate-limit's default).
+ * with its logs and retries (docs/security.md "Rate limits"). An IPv6 client is counted by its /64
+ * (@fastify/rate-limit's default).
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = { sessionsPerMinute: 300, consentsPerMinute: 60, answersPerMinute: 2400 };
 

@@ -40,7 +40,8 @@ export async function registerWebApp(
   });
 
   // Hashed assets from memory once read: every participant's page loads the same dozen files, and each would
-  // otherwise cost a stat, an open, reads and a close on libuv's thread pool (README "Deployment on several nodes").
+  // otherwise cost a stat, an open, reads and a close on libuv's thread pool (docs/data-safety.md "Deployment on
+  // several nodes").
   const assets = assetMemory(join(opts.webDir, 'assets'), opts.precompressed !== false);
   app.get<{ Params: { '*': string } }>('/assets/*', async (request, reply) => {
     const name = request.params['*'];

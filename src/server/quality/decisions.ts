@@ -9,7 +9,7 @@ import type { DecisionRow } from '../storage/quality.js';
  * The accept/reject lists of a job for a crowd platform's bulk tools (`cli decisions JOBID --platform ...`), built
  * from the stored payment verdicts of its completed sessions. Only payment rules (checks, straight-lining, answers
  * too fast) reject; a technical fault (timing, media, window) only excludes a session from the analysis. A session
- * without a verdict is approved: screening never withholds payment by accident. Files (README "Quality control"):
+ * without a verdict is approved: screening never withholds payment by accident. Files (docs/quality.md):
  * - prolific: approve.csv and reject.csv by PROLIFIC_PID and submission (SESSION_ID), with Prolific's rejection
  *   category and a message of at least 100 characters (Prolific's minimum); bonus.csv as Prolific's bulk bonus
  *   form takes it (`participant_id,amount` lines, no header); block-list.txt, one participant id per line.

@@ -14,7 +14,7 @@ import { jobMedia } from '../storage/studies.js';
 import type { SessionRow, Storage } from '../storage/types.js';
 
 /**
- * Quality control on the server (README "Quality control"): gathers a completed session's evidence, judges it with
+ * Quality control on the server (docs/quality.md): gathers a completed session's evidence, judges it with
  * the job's rules (src/quality/rules.ts) and stores the verdict.
  * - On line (`judgeCompletedSession`): once per session, by whichever of its final requests (the code, its session
  *   logs) comes first. The correlation rule's MOS comes from the running sums of the sessions included so far

@@ -23,12 +23,12 @@ const send = (reply: FastifyReply, outcome: AnswerOutcome) => reply.code(outcome
 const badAnswer = (message: string) => new HttpError(400, 'BAD_ANSWER', message);
 
 /**
- * A rating's body: under 16 KiB in the common case, up to this with the camera poses of a 3D object (README "3D
- * objects": at most MAX_CAMERA_SAMPLES samples, 10 minutes of inspection at 165 Hz; a sample as Chromium prints
- * its numbers is about 120 bytes, so 100,000 of them are about 12 MB).
+ * A rating's body: under 16 KiB in the common case, up to this with the camera poses of a 3D object
+ * (docs/3d-objects.md: at most MAX_CAMERA_SAMPLES samples, 10 minutes of inspection at 165 Hz; a sample as Chromium
+ * prints its numbers is about 120 bytes, so 100,000 of them are about 12 MB).
  */
 export const RATING_BODY_BYTES = 12 * 1024 * 1024;
-/** A bubble play's mouse log (README "Bubble"). */
+/** A bubble play's mouse log (docs/choices.md "Bubble"). */
 const SCREENING_BODY_BYTES = 16 * 1024 * 1024;
 
 /** POST /api/ratings/ and POST /api/bubblescreenings/ (SPEC §3 payloads), under the per-address answer limit. */

@@ -97,9 +97,9 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
   const limit = rateLimited(opts.rateLimits, 'sessionsPerMinute');
   const { storage, protocols } = app;
 
-  // The visit (README "Participant continuity"): the page calls it when it shows the eligibility checks. It tells a
-  // repeat participant, a paused or closed study and a session to resume at once, and logs a new visitor's visit,
-  // which holds nothing: the session starts with the playlist call made once the checks are passed.
+  // The visit (docs/data-safety.md "Participant continuity"): the page calls it when it shows the eligibility checks.
+  // It tells a repeat participant, a paused or closed study and a session to resume at once, and logs a new visitor's
+  // visit, which holds nothing: the session starts with the playlist call made once the checks are passed.
   app.post<{ Params: { id: string }; Querystring: PlaylistQuery; Headers: PlaylistHeaders }>(
     '/api/visits/:id',
     { schema: { params: JobIdParams, querystring: PlaylistQuery, headers: PlaylistHeaders }, bodyLimit: 1024, ...limit },

@@ -2,10 +2,10 @@ import { CompiledQuery } from 'kysely';
 import type { Db } from './types.js';
 
 /**
- * Group commit of ratings on PostgreSQL (README "Durability"). The answers that arrive during one event-loop turn
- * are inserted by ONE statement, `INSERT ... SELECT ... FROM (VALUES ...)`, which commits on its own: one round
- * trip, one plan and one WAL flush for the batch instead of one per answer. Each row is inserted only when its
- * session exists, the token is its token, the stimulus is a test stimulus of its playlist and the session is not
+ * Group commit of ratings on PostgreSQL (docs/data-safety.md "Durability"). The answers that arrive during one
+ * event-loop turn are inserted by ONE statement, `INSERT ... SELECT ... FROM (VALUES ...)`, which commits on its own:
+ * one round trip, one plan and one WAL flush for the batch instead of one per answer. Each row is inserted only when
+ * its session exists, the token is its token, the stimulus is a test stimulus of its playlist and the session is not
  * completed, and a presentation already answered is skipped, exactly as the single-answer statement does; what
  * the statement did not store is resolved `undefined`, and the caller looks up why. Nothing is resolved before
  * the statement (and so its commit) has returned. If the batch fails, each of its answers is tried again alone,

@@ -70,8 +70,8 @@ const screeningColumns = (s: ScreeningInput, logKey: string | null): AnswerColum
 ];
 
 /**
- * Per-session write quotas, sized from the playlist (README "Limits"): at most MAX_PLAYS plays of a stimulus are
- * answered (bubble repetitions), and a session's mouse logs total at most MOUSE_LOG_BYTES_PER_STIMULUS per test
+ * Per-session write quotas, sized from the playlist (docs/security.md "Quotas"): at most MAX_PLAYS plays of a stimulus
+ * are answered (bubble repetitions), and a session's mouse logs total at most MOUSE_LOG_BYTES_PER_STIMULUS per test
  * stimulus. Ratings need no more: one per presentation is enforced by the unique key.
  */
 export const ANSWER_QUOTA = { maxPlays: 20, mouseLogBytesPerStimulus: 8 * 1024 * 1024 };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Storage } from './types.js';
 
 /**
- * The console's reads (README "Console"): live progress per playlist, session times, verdicts, where unfinished
+ * The console's reads (docs/console.md): live progress per playlist, session times, verdicts, where unfinished
  * sessions stopped, the participants table and export row counts. Plain rows; src/server/console shapes them.
  */
 
@@ -20,7 +20,7 @@ const count = (n: unknown) => Number(n ?? 0);
 
 /**
  * Sessions per playlist: started, running (not completed and begun after `runningSince`), completed, judged.
- * Here and in every statistic below, a researcher's previews are left out (README "Console").
+ * Here and in every statistic below, a researcher's previews are left out (docs/console.md).
  */
 export async function playlistCounts(storage: Storage, jobId: string, runningSince: string): Promise<PlaylistCounts[]> {
   const rows = await storage.db

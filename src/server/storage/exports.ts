@@ -22,7 +22,7 @@ export const EXPORT_PAGE_ROWS = 500;
 const answerSession = (storage: Storage, table: 'r' | 'm' | 'l') =>
   storage.dialect === 'sqlite' ? sql<number>`+${sql.ref(`${table}.session_id`)}` : sql<number>`${sql.ref(`${table}.session_id`)}`;
 
-/** Which sessions an export holds: a researcher's previews only when asked (README "Console"). */
+/** Which sessions an export holds: a researcher's previews only when asked (docs/console.md). */
 export interface ExportScope {
   includePreview?: boolean;
 }

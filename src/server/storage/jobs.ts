@@ -9,7 +9,7 @@ export interface StoredJob {
   fields: JobFields;
   /** The study's quality control ({} when it declares none: the default rules apply). */
   quality: StudyQuality;
-  /** draft, open, paused or closed (README "Console"): only an open job takes new participants. */
+  /** draft, open, paused or closed (docs/console.md): only an open job takes new participants. */
   status: JobStatus;
 }
 
@@ -73,7 +73,7 @@ export async function jobSummaries(storage: Storage): Promise<JobSummary[]> {
       'j.id',
       'j.protocol',
       eb.selectFrom('playlists as p').whereRef('p.job_id', '=', 'j.id').select(eb.fn.countAll().as('n')).as('playlists'),
-      // A researcher's previews are not participants (README "Console").
+      // A researcher's previews are not participants (docs/console.md).
       eb.selectFrom('sessions as s').whereRef('s.job_id', '=', 'j.id').where('s.preview', '=', 0).select(eb.fn.countAll().as('n')).as('started'),
       eb
         .selectFrom('sessions as s')

@@ -171,7 +171,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('job_media').ifExists().execute();
       },
     },
-    // Quality control (README "Quality control"): the study's rules on its job, and the verdict of each session.
+    // Quality control (docs/quality.md): the study's rules on its job, and the verdict of each session.
     '005_quality': {
       async up(db: Kysely<any>) {
         await db.schema.alterTable('jobs').addColumn('quality', 'text').execute();
@@ -190,9 +190,9 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('jobs').dropColumn('quality').execute();
       },
     },
-    // One session per participant and job (README "Participant continuity"): every platform id a session came with,
-    // normalised and hashed, unique per job, so concurrent tabs and other spellings find the same session; and the
-    // client's Idempotency-Key kept beside the answer, now that dedupe_key is the presentation.
+    // One session per participant and job (docs/data-safety.md "Participant continuity"): every platform id a session
+    // came with, normalised and hashed, unique per job, so concurrent tabs and other spellings find the same session;
+    // and the client's Idempotency-Key kept beside the answer, now that dedupe_key is the presentation.
     '006_participants': {
       async up(db: Kysely<any>) {
         await db.schema
@@ -237,7 +237,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('jobs').dropColumn('source').execute();
       },
     },
-    // The researcher console (README "Console"): accounts, signed-in sessions, roles per job, and the job's status.
+    // The researcher console (docs/console.md): accounts, signed-in sessions, roles per job, and the job's status.
     '008_console': {
       async up(db: Kysely<any>) {
         await withId(db.schema.createTable('users'))
@@ -315,7 +315,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('sign_in_attempts').ifExists().execute();
       },
     },
-    // Two verdicts per session (README "Quality control"): `accepted` becomes the payment verdict, `included` the
+    // Two verdicts per session (docs/quality.md): `accepted` becomes the payment verdict, `included` the
     // analysis one. Verdicts stored before judged both at once: a failed technical rule (timing, media, fullscreen,
     // visual tests) no longer rejects, and still excludes until `cli screen` judges the session again.
     '011_verdict_inclusion': {
@@ -334,7 +334,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('session_verdicts').dropColumn('included').execute();
       },
     },
-    // Previews (README "Console"): a researcher runs the study as a participant; the session is marked and kept out
+    // Previews (docs/console.md): a researcher runs the study as a participant; the session is marked and kept out
     // of balancing, statistics, screening and exports. A preview link's token is kept hashed, for a day.
     '012_preview_sessions': {
       async up(db: Kysely<any>) {
@@ -382,8 +382,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('session_log_pages').ifExists().execute();
       },
     },
-    // Launch day at scale (README "Deployment on several nodes"): the running sums a participant's verdict and
-    // playlist choice read, kept in the transactions that change them, so neither aggregates the whole job
+    // Launch day at scale (docs/data-safety.md "Deployment on several nodes"): the running sums a participant's verdict
+    // and playlist choice read, kept in the transactions that change them, so neither aggregates the whole job
     // (storage/quality-sums.ts, storage/playlist-loads.ts). Jobs stored before: their score sums are marked stale
     // (the protocol's scores are computed in code: the next verdict rebuilds them) and their playlists counted here.
     '013_running_sums': {
@@ -438,7 +438,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const table of ['playlist_loads', 'job_loads', 'accepted_score_sums', 'accepted_sessions']) await db.schema.dropTable(table).ifExists().execute();
       },
     },
-    // 3D objects (README "3D objects"): the camera poses posted with a rating, and the bytes a .gltf loads with its
+    // 3D objects (docs/3d-objects.md): the camera poses posted with a rating, and the bytes a .gltf loads with its
     // side files (buffers and textures, stored as media rows of their own), so the loading total is exact.
     '014_model_views': {
       async up(db: Kysely<any>) {
@@ -575,7 +575,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     },
     // Logs compressed with LZ4 where PostgreSQL has it (14+ built with lz4; otherwise nothing changes): a 256 KiB
     // mouse-log page took 17 ms to store with the default pglz and 5 ms with LZ4, at the same size (measured here;
-    // README "Launch day"). Rows stored before keep their compression; PostgreSQL reads both.
+    // docs/benchmarks.md "bench:launch"). Rows stored before keep their compression; PostgreSQL reads both.
     '018_lz4_logs': {
       async up(db: Kysely<any>) {
         if (dialect !== 'postgres' || !(await hasLz4(db))) return;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A participant's platform ids as one identity (README "Participant continuity"). Ids are compared normalised:
- * Unicode NFKC, trimmed, lower case (Prolific ids are hex, MTurk worker ids upper-case letters and digits, e-mail
- * addresses case-insensitive in practice), so `authA `, `autha` and `AUTHA` are one person; and an id counts
+ * A participant's platform ids as one identity (docs/data-safety.md "Participant continuity"). Ids are compared
+ * normalised: Unicode NFKC, trimmed, lower case (Prolific ids are hex, MTurk worker ids upper-case letters and digits,
+ * e-mail addresses case-insensitive in practice), so `authA `, `autha` and `AUTHA` are one person; and an id counts
  * whichever parameter carried it (the same id as PROLIFIC_PID and as workerId is the same person). Stored only as
  * digests.
  */

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { type Db, type SessionRow, type Storage } from './types.js';
 
 /**
- * The balancing counts of each playlist (README "Deployment on several nodes"), kept as sessions start, complete
- * and get their verdicts, so that choosing a playlist reads one row per playlist instead of counting the job's
+ * The balancing counts of each playlist (docs/data-safety.md "Deployment on several nodes"), kept as sessions start,
+ * complete and get their verdicts, so that choosing a playlist reads one row per playlist instead of counting the job's
  * sessions. A playlist's load is `included` (completed sessions not excluded by quality control, a session without
  * a verdict counting) plus `running` (uncompleted sessions within the lease): the same figure the count gave.
  *

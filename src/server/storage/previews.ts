@@ -3,7 +3,7 @@ import { nowIso, type Storage } from './types.js';
 import { tokenHash } from './users.js';
 
 /**
- * Preview links (README "Console"): a researcher runs the study as a participant, whatever its status, without it
+ * Preview links (docs/console.md): a researcher runs the study as a participant, whatever its status, without it
  * counting. The link carries a random 256-bit token; the database keeps its SHA-256, so any node can check it.
  */
 

@@ -4,7 +4,7 @@ import { completedSessions, testRatingCounts, verdictRow, type RatingTotals } fr
 import type { Db, SessionRow, Storage } from './types.js';
 
 /**
- * The running sums behind the on-line verdict's MOS (README "Quality control"): per job and analysis stimulus, the
+ * The running sums behind the on-line verdict's MOS (docs/quality.md): per job and analysis stimulus, the
  * sum and count of the ordinary scores of every session whose stored verdict includes it, and how many such
  * sessions there are. They change in the same transaction as the verdict that changes them, so a participant's
  * verdict reads the rows of their own stimuli instead of aggregating the job. `cli screen` and the console's

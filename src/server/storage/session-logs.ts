@@ -5,7 +5,7 @@ import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
 export { LOG_PAGE_BYTES };
 
-/** What one session may store as interaction logs (README "Limits"): the page posts once or twice per load. */
+/** What one session may store as interaction logs (docs/security.md "Quotas"): the page posts once or twice per load. */
 export const SESSION_LOGS_QUOTA = { posts: 100, bytes: 32 * 1024 * 1024, afterCompletionMs: 60 * 60 * 1000 };
 
 /**

@@ -52,7 +52,7 @@ async function hasWithdrawnAny(db: Db, jobId: string, identity: PlatformIdentity
 /** This participant already completed the job (or withdrew a completed session): no new session, no resume. */
 export class AlreadyCompletedError extends Error {}
 
-/** Every playlist of the job already has its target of accepted observers (README "Quality control"). */
+/** Every playlist of the job already has its target of accepted observers (docs/quality.md). */
 export class StudyFullError extends Error {}
 
 /**
@@ -139,13 +139,13 @@ async function participantSession(db: Db, jobId: string, hashes: string[], resum
     .executeTakeFirst();
 }
 
-/** Where a visitor stands before any session is given (a visit, README "Participant continuity"). */
+/** Where a visitor stands before any session is given (a visit, docs/data-safety.md "Participant continuity"). */
 export type Standing = 'completed' | 'unfinished' | 'new';
 
 /**
- * A visit's look-up (README "Participant continuity"): whether the participant completed the job (or withdrew from
- * it), has a session to resume, or is new. Reads only, holds nothing: the session itself is decided by openSession
- * once eligibility is passed, which looks again.
+ * A visit's look-up (docs/data-safety.md "Participant continuity"): whether the participant completed the job (or
+ * withdrew from it), has a session to resume, or is new. Reads only, holds nothing: the session itself is decided by
+ * openSession once eligibility is passed, which looks again.
  */
 export async function participantStanding(storage: Storage, input: Pick<NewSession, 'jobId' | 'identity' | 'resumeToken' | 'preview'>): Promise<Standing> {
   const preview = input.preview === true;

@@ -5,7 +5,7 @@ import { nowIso, type Db, type Storage } from './types.js';
 import { tokenHash } from './users.js';
 
 /**
- * The sign-in locks (README "Console"), counted BEFORE a password is checked, in one statement per key: however
+ * The sign-in locks (docs/console.md), counted BEFORE a password is checked, in one statement per key: however
  * many attempts arrive at once, no more are checked than a lock allows; the rest are refused unchecked. A lock must
  * never be a way to keep a researcher out of their own account (OWASP's "device cookies"):
  * - A known browser (the device cookie of an earlier sign-in to this account) is counted on its own: 5 attempts per

@@ -5,7 +5,7 @@ import { HttpError } from '../errors.js';
 import { nowIso, type Db, type Storage } from './types.js';
 
 /**
- * Large JSON texts (session logs, bubble mouse logs) stored a page at a time (README Security, "Large valid
+ * Large JSON texts (session logs, bubble mouse logs) stored a page at a time (docs/security.md, "Large valid
  * bodies"). One 7.5 MB insert held SQLite (and the event loop with it) for 35-400 ms, and 20 of them queued in one
  * group commit far longer; a 256 KiB page takes a few milliseconds, and other writes run between two pages.
  */

@@ -15,7 +15,7 @@ export interface JobsTable {
   quality: string | null;
   /** The study file it was imported from (real path); null for jobs imported before migration 007. */
   source: string | null;
-  /** Who may start a session (README "Console"): draft (imported from the console, not yet opened), open, paused, closed. */
+  /** Who may start a session (docs/console.md): draft (imported from the console, not yet opened), open, paused, closed. */
   status: Generated<JobStatus>;
   created_at: string;
   updated_at: string;
@@ -61,7 +61,7 @@ export interface SessionsTable {
   verification_code: string | null;
   /** The last interaction-log state the session sent, {state, status} as JSON (written with its log). */
   log_phase: string | null;
-  /** 1: a researcher's preview (README "Console"), kept out of balancing, statistics and exports. */
+  /** 1: a researcher's preview (docs/console.md), kept out of balancing, statistics and exports. */
   preview: Generated<number>;
   /** A preview session takes answers until then: its link's expiry (null: not a preview, or from before 021). */
   preview_until: Generated<string | null>;
@@ -198,7 +198,7 @@ export interface JobMediaTable {
 export interface SessionVerdictsTable {
   session_id: number;
   job_id: string;
-  /** Payment: 1 approved, 0 rejected (only payment rules reject; README "Quality control"). */
+  /** Payment: 1 approved, 0 rejected (only payment rules reject; docs/quality.md). */
   accepted: number;
   /** Analysis: 1 included, 0 excluded (any failed rule, technical ones too). */
   included: number;
@@ -255,9 +255,9 @@ export interface PlaylistLoadsTable {
 export type JobStatus = 'draft' | 'open' | 'paused' | 'closed';
 
 /**
- * A participant link opened (README "Participant continuity"): the visit call of a page whose visitor is new. It
- * holds no playlist slot and no lease; `started_at` is set when the visitor passes eligibility and their session
- * starts. No platform id, no link to the session: the console only counts the visits never started.
+ * A participant link opened (docs/data-safety.md "Participant continuity"): the visit call of a page whose visitor is
+ * new. It holds no playlist slot and no lease; `started_at` is set when the visitor passes eligibility and their
+ * session starts. No platform id, no link to the session: the console only counts the visits never started.
  */
 export interface VisitsTable {
   id: Generated<number>;

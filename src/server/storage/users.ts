@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { nowIso, type JobStatus, type Storage } from './types.js';
 
-/** Console accounts, their signed-in sessions and their roles per job (README "Console"). */
+/** Console accounts, their signed-in sessions and their roles per job (docs/console.md). */
 
 export interface ConsoleUser {
   id: number;

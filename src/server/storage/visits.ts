@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { nowIso, type Storage } from './types.js';
 
 /**
- * Visits (README "Participant continuity", issue 35): a new visitor's page logs its visit when the eligibility
- * checks are shown, and gets its session only when the checks are passed. A visit holds no playlist slot and no
- * lease, and counts in no balancing nor statistic but the console's "visited" (visits never started).
+ * Visits (docs/data-safety.md "Participant continuity", issue 35): a new visitor's page logs its visit when the
+ * eligibility checks are shown, and gets its session only when the checks are passed. A visit holds no playlist slot
+ * and no lease, and counts in no balancing nor statistic but the console's "visited" (visits never started).
  */
 
 /** Logs a visit of the job; returns its token (128 random bits), which the session's start sends back. */

@@ -88,7 +88,7 @@ export const realWalFileOps: WalFileOps = {
 };
 
 /**
- * Makes SQLite commits durable without an fsync on the event loop (SQLITE_SYNCHRONOUS=DURABLE, README).
+ * Makes SQLite commits durable without an fsync on the event loop (SQLITE_SYNCHRONOUS=DURABLE, docs/data-safety.md).
  *
  * The connection runs synchronous=NORMAL: a COMMIT appends its frames to the `-wal` file (page cache) and returns.
  * GroupCommit then awaits `afterCommit()`, which resolves once an fdatasync that STARTED after that commit has

@@ -7,7 +7,7 @@ import { MEDIA_FILE_PATTERN } from '../../contract/stimulus.js';
 import { formatCount, MODEL_LIMITS, ModelProblem } from './model-limits.js';
 
 /**
- * glTF 2.0 checks at import (README "3D objects"): the file is read with glTF-Transform (the library that prepares
+ * glTF 2.0 checks at import (docs/3d-objects.md): the file is read with glTF-Transform (the library that prepares
  * and compresses the assets, so what it writes it reads, meshopt and quantization included), and what a reader
  * takes on trust is checked here: every buffer view and accessor lies inside its data, indices name existing
  * vertices, textures are PNG, JPEG or WebP images of a usable size, and a `.gltf`'s side files are plain files

@@ -1,5 +1,5 @@
 /**
- * The colour rule for images at import (README "Pixel-exact stimuli"): the stage draws an image's stored values as
+ * The colour rule for images at import (docs/pixels.md): the stage draws an image's stored values as
  * they are, with no colour conversion, so an image is accepted only when those values mean sRGB on the display.
  *
  * - Accepted: 8 bits per channel, untagged, or tagged sRGB (an ICC profile whose description names sRGB, a PNG sRGB

@@ -1,5 +1,5 @@
 /**
- * Size limits of a 3D object at import (README "3D objects"). The participant's browser parses the whole object and
+ * Size limits of a 3D object at import (docs/3d-objects.md). The participant's browser parses the whole object and
  * uploads it to the GPU before the first trial, on whatever computer it has: these keep one stimulus within what a
  * mid-range laptop's WebGL holds beside the stage, and twice the 1 M-triangle / 1 M-point scale of bench:3d.
  */

@@ -24,7 +24,7 @@ export function codecBitDepth(codecString: string | null): number | null {
 }
 
 /**
- * Why the stage would not show this clip's pixels exactly (README "Pixel-exact stimuli"): the stage converts 8-bit
+ * Why the stage would not show this clip's pixels exactly (docs/pixels.md): the stage converts 8-bit
  * BT.601 or BT.709 SDR pictures; an HDR transfer (PQ, HLG) would need tone mapping, BT.2020 other primaries, and
  * more than 8 bits per sample is decoded by some browsers only, and rounded by each its own way.
  */

@@ -3,7 +3,7 @@ import { formatCount } from './model-limits.js';
 
 /**
  * Limits of a video at import. The stage demuxes a clip whole before its first trial (every packet and timestamp,
- * README "Video, frame-exact"), with mediabunny, which expands the container's sample table into one entry per
+ * docs/timing.md "Video, frame-exact"), with mediabunny, which expands the container's sample table into one entry per
  * sample: an MP4 whose `stts` claimed 2^31 − 1 samples was imported (only its codec was read) and took mediabunny
  * 48 s and 6.1 GB before it aborted (issue 34). So the table is checked against these and the file's size first,
  * from its boxes, before mediabunny reads it (here), then the packets are listed as the stage lists them, in a

@@ -12,7 +12,7 @@ const ImportStudy = lazy(() => import('./ImportStudy.js'));
 const Users = lazy(() => import('./Users.js'));
 
 /**
- * The researcher console (README "Console"), its own lazy chunk under /console: sign-in, the studies, a study's
+ * The researcher console (docs/console.md), its own lazy chunk under /console: sign-in, the studies, a study's
  * live page, participants and downloads, and the import of a study zip. English or French, switchable.
  */
 export default function ConsoleApp() {

@@ -97,7 +97,7 @@ const en = {
   startedAt: 'Started at',
   answers: 'Answers',
   verdict: 'Verdict',
-  // Quality control's two verdicts (README "Quality control"); rule reasons come in words from src/quality/reasons.ts.
+  // Quality control's two verdicts (docs/quality.md); rule reasons come in words from src/quality/reasons.ts.
   reasonLanguage: 'en' as 'en' | 'fr',
   payment: 'Payment',
   analysis: 'Analysis',

@@ -40,7 +40,7 @@ export interface RatingAnswer extends TimingInput {
   value: number;
   /** The play answered: 0 for the first, then the replay or repetition number (SPEC nbReplay). */
   nbReplay: number;
-  /** The camera poses of a 3D stimulus (README "3D objects"); absent for images and videos. */
+  /** The camera poses of a 3D stimulus (docs/3d-objects.md); absent for images and videos. */
   views?: ViewsRecord | null;
 }
 

@@ -72,9 +72,9 @@ function refusalOf(error: unknown, call: string): Refusal {
 export type VisitResult = { kind: 'new'; visit: string | null } | { kind: 'resumable' } | Refusal;
 
 /**
- * POST /api/visits/{jobId} (README "Participant continuity") with the query the playlist call will carry, when the
- * eligibility checks are shown: a repeat participant, a study not open and a session to resume are known at once;
- * a new visitor's visit is logged and holds nothing until the checks are passed.
+ * POST /api/visits/{jobId} (docs/data-safety.md "Participant continuity") with the query the playlist call will carry,
+ * when the eligibility checks are shown: a repeat participant, a study not open and a session to resume are known at
+ * once; a new visitor's visit is logged and holds nothing until the checks are passed.
  */
 export async function postVisit(jobId: string, params: Record<string, string>, resumeToken: string | null): Promise<VisitResult> {
   const headers = resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {};

@@ -2,8 +2,8 @@ import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
 import type { BubbleScreeningBody, RatingBody } from '../../contract/payloads.js';
 
 /**
- * The answer outbox (README "Participant continuity"): every answer is written to IndexedDB before it is posted
- * and removed only once the server acknowledges it, so closing the tab while a post retries loses nothing. The
+ * The answer outbox (docs/data-safety.md "Participant continuity"): every answer is written to IndexedDB before it is
+ * posted and removed only once the server acknowledges it, so closing the tab while a post retries loses nothing. The
  * next load of any Glimpse page, and the browser coming back online, send what is left with the original
  * Idempotency-Keys. Where IndexedDB is unavailable (blocked, Node tests) the outbox lives in memory for the page.
  */

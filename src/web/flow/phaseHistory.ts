@@ -12,7 +12,7 @@ const STATE_FIELD = 'glimpsePhase';
  * Back). The study itself never goes back: an answer stored is never shown or sent again, and the screen stays where
  * the study is. `onReturn(true)` is called when Back or Forward lands on one of these entries (the page says the study
  * goes on from here), `onReturn(false)` when the next phase is reached. Back from the first entry leaves the page as
- * before; a reload or Forward from outside resumes the session (README "Participant continuity").
+ * before; a reload or Forward from outside resumes the session (docs/data-safety.md "Participant continuity").
  * Returns the function that stops it.
  */
 export function keepPhaseHistory(store: GlimpseStore, win: Window, onReturn: (returned: boolean) => void): () => void {

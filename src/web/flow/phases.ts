@@ -61,9 +61,9 @@ export type FlowEvent =
   | { type: 'PLAYLIST_LOADED'; hasTraining: boolean; resumeAt: number }
   | { type: 'PLAYLIST_FAILED' }
   | { type: 'ALREADY_COMPLETED' }
-  /** Every playlist has its target of accepted observers (README "Quality control"): no session is given. */
+  /** Every playlist has its target of accepted observers (docs/quality.md): no session is given. */
   | { type: 'STUDY_FULL' }
-  /** The researcher paused or closed the study, or has not opened it yet (a draft; README "Console"): no new session. */
+  /** The researcher paused or closed the study, or has not opened it yet (a draft; docs/console.md): no new session. */
   | { type: 'STUDY_NOT_OPEN'; status: 'paused' | 'closed' | 'draft' }
   | { type: 'WELCOME_DONE' }
   /** The consent form was filled in (the journey posts it, then CONSENT_DONE follows whatever the answer). */

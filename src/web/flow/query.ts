@@ -31,7 +31,7 @@ export const FORWARDED_PARAMS = [
   'PROLIFIC_PID',
   'STUDY_ID',
   'SESSION_ID',
-  // A researcher's preview link from the console (README "Console"): the session is marked and counts nowhere.
+  // A researcher's preview link from the console (docs/console.md): the session is marked and counts nowhere.
   'preview',
 ] as const;
 

@@ -1,5 +1,5 @@
 /**
- * The camera poses of the 3D stimulus on screen (README "3D objects"), in a zustand store fed by the stage's
+ * The camera poses of the 3D stimulus on screen (docs/3d-objects.md), in a zustand store fed by the stage's
  * `onCameraPose` callback on every drawn frame, never through a React render; the runner reads `record()` when the
  * stimulus is answered and posts it as the rating's `views`. The list grows in place (`count` changes with every
  * sample), as the bubble's pointer samples do: copying it on each frame would cost O(n²) over an inspection.

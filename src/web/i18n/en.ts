@@ -59,12 +59,12 @@ export const en = {
   loadingSoon: 'Test will start soon!',
   startTest: 'Start Test',
   waitingNextStimuli: 'Waiting for next Stimuli',
-  // --- window too small for pixel-exact stimuli (README "Pixel-exact stimuli"; not in the spec) ---
+  // --- window too small for pixel-exact stimuli (docs/pixels.md; not in the spec) ---
   windowSmallTitle: 'Your window is too small for this test',
   windowSmallBody: 'The images of this test are shown pixel for pixel, never shrunk. Please enlarge your browser window to at least {w}×{h} (it is {cw}×{ch} now): maximise it, or switch to full screen. The test goes on by itself once the window is large enough.',
   windowSmallScaling: 'Your display scaling of {percent} % needs a window of at least {w}×{h}. If your browser zoom is not 100 %, set it to 100 % (Ctrl+0, or ⌘+0 on a Mac).',
   windowSmallScreen: 'Your screen ({sw}×{sh}) is smaller than that, even in full screen: this test cannot be shown on it. Please leave the test; this is not your fault.',
-  // --- the stage stopped drawing mid-trial (README "Frame-accurate timing", interruptions; not in the spec) ---
+  // --- the stage stopped drawing mid-trial (docs/timing.md, interruptions; not in the spec) ---
   stageInterrupted: 'The display was interrupted (the page was hidden, or the screen changed). This stimulus will be shown again from the start.',
   // --- test page (SPEC §2 layouts, §8) ---
   categoryError: 'Error of category',
@@ -75,7 +75,7 @@ export const en = {
   firstImage: 'First Image',
   lastImage: 'Last Image',
   replayImages: 'Replay Images',
-  // 3D objects (README "3D objects"): one after another first/last, side by side left/right as the side-by-side videos.
+  // 3D objects (docs/3d-objects.md): one after another first/last, side by side left/right as the side-by-side videos.
   firstObject: 'First object',
   lastObject: 'Last object',
   leftObject: 'Left object',
@@ -113,7 +113,7 @@ export const en = {
   // --- end screen (SPEC §2 screen 12) ---
   resultTitle: 'The test is finished. Thank you for your participation!',
   savingAnswerTrouble: 'Saving your answer… please check your connection.',
-  // Not in the SPEC (README "Participant continuity"): a reload or a second tab gives the session back.
+  // Not in the SPEC (docs/data-safety.md "Participant continuity"): a reload or a second tab gives the session back.
   resumeNotice: 'Welcome back: your answers are saved, and the test goes on at image {next} of {total}.',
   // Not in the SPEC (issue 35): Back or Forward within the study; the study does not go back a step.
   historyNotice: 'The study cannot go back a step: it goes on from here, and every answer you gave is kept.',
@@ -137,10 +137,10 @@ export const en = {
   failConfigMturk: 'End of the test, your configuration is not compatible. Please return this HIT.',
   failAlreadyOther: 'End of the test, you have already completed this version of the test',
   failAlreadyMturk: 'End of the test, you have already completed this version of the test. Please return this HIT.',
-  // Not in the SPEC (README "Quality control"): every playlist has the accepted observers it needs.
+  // Not in the SPEC (docs/quality.md): every playlist has the accepted observers it needs.
   failFullOther: 'This study is full: it already has all the participants it needs. Thank you for your interest. Please return your submission without completing it.',
   failFullMturk: 'This study is full: it already has all the participants it needs. Thank you for your interest. Please return this HIT.',
-  // Not in the SPEC (README "Console"): the researcher paused or closed the study.
+  // Not in the SPEC (docs/console.md): the researcher paused or closed the study.
   failPausedOther: 'This study is paused for a moment: it takes no new participants right now. Please try again later.',
   failPausedMturk: 'This study is paused for a moment: it takes no new participants right now. Please return this HIT.',
   failClosedOther: 'This study is closed: it takes no more participants. Thank you for your interest.',

@@ -8,7 +8,7 @@ import { voteModalTop } from './voteModalPosition.js';
  * The vote dialog frame: its place (SPEC §9), the "index / length" line and, when the question is not shown along
  * the test (categoryTest ≥ 3, SPEC §3), the question; the protocol's view goes inside. `slot` (client CSS px): 3D
  * objects stay up, turnable, while the dialog is open (inspect), so it goes in the band their layout left free
- * beside or below them instead (README "3D objects"), and scrolls there rather than cover one of them.
+ * beside or below them instead (docs/3d-objects.md), and scrolls there rather than cover one of them.
  */
 export function VoteModal({
   index,

@@ -3,8 +3,8 @@ import { mediaType } from '../../contract/media-types.js';
 import { MEDIA_FILE_PATTERN } from '../../contract/stimulus.js';
 
 /**
- * The strict HTML profile of study texts (README "Study files"): formatting, lists, tables, links that open in a new
- * tab, and images that are media files of the job (a relative path, served from its media). No style, class or id
+ * The strict HTML profile of study texts (docs/security.md "Study HTML"): formatting, lists, tables, links that open in
+ * a new tab, and images that are media files of the job (a relative path, served from its media). No style, class or id
  * (an existing class could hide the page's buttons or lay an overlay on them), no forms, inputs, frames, scripts,
  * nor any remote resource.
  */

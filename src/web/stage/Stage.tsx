@@ -7,7 +7,7 @@
  * element <Stage> renders (100% x 100% of its parent by default) and follows its size.
  */
 import { Application, extend } from '@pixi/react';
-// The page's Content-Security-Policy has no 'unsafe-eval' (README "Security"): PixiJS then needs its eval-free
+// The page's Content-Security-Policy has no 'unsafe-eval' (docs/security.md): PixiJS then needs its eval-free
 // uniform and shader-sync functions, which this module installs before any renderer exists.
 import 'pixi.js/unsafe-eval';
 import { Container } from 'pixi.js';
@@ -80,7 +80,7 @@ export default function Stage({ media, background, onReady, className, style, vi
         // A bubble window move redraws only the region it changed: the canvas keeps the rest between frames.
         preserveDrawingBuffer
         // The engine sizes the backing store in device pixels itself (the canvas's device-pixel box), and the canvas
-        // fills its host by CSS: no CSS size rounded from a fractional one (README "Pixel-exact stimuli").
+        // fills its host by CSS: no CSS size rounded from a fractional one (docs/pixels.md).
         autoDensity={false}
         resolution={window.devicePixelRatio || 1}
         eventFeatures={NO_PIXI_EVENTS}

@@ -1,10 +1,10 @@
 /**
- * A clip decoded with WebCodecs for the stage's clock (WebCodecs stays in this file and clipTexture.ts; see README
- * "Video"). The container is read with mediabunny (its packets and presentation timestamps); a VideoDecoder works a
- * few frames ahead into a small queue (each frame converted to RGBA bytes as it comes out where the browser can:
- * clipTexture.ts); the stage asks, clock frame by clock frame, for the frame due at that refresh, and only that one
- * is uploaded to the texture (once). Frames passed over and replaced ones are freed at once. Frame 0 is kept apart
- * so a rewound clip shows it again before its next onset.
+ * A clip decoded with WebCodecs for the stage's clock (WebCodecs stays in this file and clipTexture.ts; see
+ * docs/timing.md "Video, frame-exact"). The container is read with mediabunny (its packets and presentation
+ * timestamps); a VideoDecoder works a few frames ahead into a small queue (each frame converted to RGBA bytes as it
+ * comes out where the browser can: clipTexture.ts); the stage asks, clock frame by clock frame, for the frame due at
+ * that refresh, and only that one is uploaded to the texture (once). Frames passed over and replaced ones are freed
+ * at once. Frame 0 is kept apart so a rewound clip shows it again before its next onset.
  */
 import { BlobSource, EncodedPacketSink, Input, MATROSKA, MP4, OGG, QTFF, WEBM } from 'mediabunny';
 import type { EncodedPacket } from 'mediabunny';
@@ -19,7 +19,7 @@ const DECODE_AHEAD = 6;
 /**
  * Frames after frame 0 whose bytes an idle clip (prepared, or rewound, not playing) keeps: enough for the onset,
  * while the ring grows to DECODE_AHEAD once the play starts; the buffers beyond are freed at the rewind (memory:
- * README "Video, frame-exact").
+ * docs/timing.md "Video, frame-exact").
  */
 export const IDLE_AHEAD = 2;
 /**
@@ -139,8 +139,8 @@ export class ClipPlayer {
   /**
    * Decode frame 0 and the next few; null when frame 0 cannot be decoded (the element path is tried instead).
    * `copyPixels` false keeps the VideoFrame upload even where the RGBA copy works (comparisons); with the stage's
-   * `renderer`, frames are converted from their planes with the clip's own matrix and range (README "Pixel-exact
-   * stimuli").
+   * `renderer`, frames are converted from their planes with the clip's own matrix and range (docs/pixels.md
+   * "Video").
    */
   static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }, copyPixels = true, renderer?: Renderer): Promise<ClipPlayer | null> {
     const first = await decodeFirstFrame(clip).catch(() => null);

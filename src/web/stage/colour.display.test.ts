@@ -1,5 +1,5 @@
 /**
- * Exact video colour (README "Pixel-exact stimuli") on the virtual display: colour-bar clips (75 % bars and a skin
+ * Exact video colour (docs/pixels.md) on the virtual display: colour-bar clips (75 % bars and a skin
  * tone, tests/fixtures/colour, made by scripts/make-colour-clips.ts) in BT.601 and BT.709, limited and full range,
  * tagged and untagged, and turned by their container's rotation, drawn by the real <Stage> at native scale; each
  * bar's centre on the captured frame is within one level per channel of ffmpeg's decode of the same clip with the

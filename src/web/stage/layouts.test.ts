@@ -166,7 +166,7 @@ describe('single, quadruplet, triplet', () => {
   });
 });
 
-describe('exact layouts in device pixels (README "Pixel-exact stimuli")', () => {
+describe('exact layouts in device pixels (docs/pixels.md)', () => {
   const noise = (media: string): MediaBox => ({ media, size: { width: 160, height: 120 } });
   const atRatio = (pixelRatio: number, scaling: 'integer' | 'native', width = 640, height = 360) => ({ width, height, pixelRatio, scaling });
 

@@ -4,7 +4,7 @@
  *
  * Every layout is a packed grid: all media of one layout share ONE scale factor (so two encodings of the same
  * source are drawn at exactly the same size, which a quality comparison needs), and the grid is centred in the free
- * area. With a canvas that names its `scaling` 'integer' or 'native' (README "Pixel-exact stimuli"), the layout is
+ * area. With a canvas that names its `scaling` 'integer' or 'native' (docs/pixels.md), the layout is
  * computed in device pixels: each media pixel becomes k×k device pixels (k whole, never shrunk to fit), at a whole
  * device pixel, and the CSS rectangle is that divided by the ratio. Otherwise ('fit', or no scaling: tests and the
  * old behaviour) every coordinate is a whole CSS pixel and media are shrunk to fit.

@@ -54,7 +54,7 @@ const VIDEO_READY_TIMEOUT_MS = 15000;
 /** Prepared media kept at most; the least recently used ones beyond this are released. */
 const DEFAULT_CAPACITY = 32;
 /**
- * Decoded pixels the prepared stage-clock clips may hold together (frame 0 and the frames copied ahead: README
+ * Decoded pixels the prepared stage-clock clips may hold together (frame 0 and the frames copied ahead: docs/timing.md
  * "Video, frame-exact"); the least recently used clips beyond it are released, never those of the current or next
  * steps. 256 MiB: about 24 idle 720p clips, 10 at 1080p, 2 at 4K.
  */
@@ -193,8 +193,8 @@ export function clipsOverBudget(
 async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {
   let bitmap: ImageBitmap;
   try {
-    // The file's own values: no colour-space conversion (an sRGB or untagged file is drawn as stored: README
-    // "Pixel-exact stimuli"), and alpha kept straight until the upload premultiplies it once.
+    // The file's own values: no colour-space conversion (an sRGB or untagged file is drawn as stored: docs/pixels.md
+    // "Images"), and alpha kept straight until the upload premultiplies it once.
     bitmap = await createImageBitmap(loaded.blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
   } catch (error) {
     throw new StageMediaError(loaded.name, 'image', 'decode', String(error));

@@ -1,5 +1,5 @@
 /**
- * Pixel-exact stimuli (README "Pixel-exact stimuli") on the virtual display at device pixel ratios 1, 1.25, 1.5,
+ * Pixel-exact stimuli (docs/pixels.md) on the virtual display at device pixel ratios 1, 1.25, 1.5,
  * 1.75 and 2: the real <Stage> draws a noise PNG (every pixel differs from its neighbours) with the layouts the
  * protocols use, 'native' and 'integer'; each captured device pixel is compared with the file's pixel it shows.
  * Also an alpha PNG (composited over the stage background) and a JPEG against libjpeg-turbo's decode of it

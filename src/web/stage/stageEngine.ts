@@ -10,7 +10,7 @@
  *      region it changed (the canvas keeps the rest: preserveDrawingBuffer). On a step onset, a 1-pixel readPixels
  *      waits for the GPU and the time is noted ("call on flip").
  * Frames where nothing changes are not rendered at all: the canvas keeps its last image.
- * 3D objects (README "3D objects") are drawn by three.js on the same WebGL context right after Pixi renders, in
+ * 3D objects (docs/3d-objects.md) are drawn by three.js on the same WebGL context right after Pixi renders, in
  * the same clock frame, from the pose their ObjectRun gives for that frame (objects/, loaded with the first model).
  */
 import { Sprite, Texture } from 'pixi.js';
@@ -145,7 +145,7 @@ export class StageEngine implements StageController {
     // Absolutely placed so the canvas never feeds back into its container's size.
     Object.assign(this.app.canvas.style, { position: 'absolute', left: '0', top: '0', display: 'block' });
     // The canvas box is the host's (100 % × 100 %), and its backing store is exactly the device pixels the browser
-    // gives that box, so the page composites it 1:1 (README "Pixel-exact stimuli").
+    // gives that box, so the page composites it 1:1 (docs/pixels.md).
     Object.assign(this.app.canvas.style, { width: '100%', height: '100%' });
     this.resizeObserver = new ResizeObserver((entries) => {
       for (const entry of entries) {

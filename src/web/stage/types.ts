@@ -27,7 +27,7 @@ export interface BubbleWindow {
 export type SampleFilter = 'nearest' | 'linear';
 
 /**
- * How one item's media pixels land on the display's device pixels (README "Pixel-exact stimuli"), chosen by the
+ * How one item's media pixels land on the display's device pixels (docs/pixels.md), chosen by the
  * layout: `scale` device pixels per media pixel (a whole number unless `scaling` is 'fit'), `device` the rectangle in
  * device pixels of the canvas (whole numbers when exact), `fits` false when it does not fit the canvas (the
  * participant page then pauses: a stimulus is never shrunk to fit unless the study asked for 'fit').
@@ -180,7 +180,7 @@ export interface PlayOptions {
   signal?: AbortSignal;
   /** Called in the frame that first draws step `index` (its rAF timestamp, performance.now timebase). */
   onOnset?(index: number, label: string, timestampMs: number): void;
-  /** Called in every frame that draws a 3D step, with the camera pose it draws (README "3D objects"). */
+  /** Called in every frame that draws a 3D step, with the camera pose it draws (docs/3d-objects.md). */
   onCameraPose?(sample: CameraPoseSample): void;
 }
 

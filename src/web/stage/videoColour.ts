@@ -1,5 +1,5 @@
 /**
- * Pure: which YUV → RGB conversion a clip calls for (README "Pixel-exact stimuli"). The clip's own tags (the
+ * Pure: which YUV → RGB conversion a clip calls for (docs/pixels.md). The clip's own tags (the
  * stream's VUI or the container's colour box, read by mediabunny) decide; an untagged clip follows mpv's
  * convention: BT.709 when the picture is at least 1280 wide or more than 576 lines high, BT.601 otherwise, and
  * limited range. The same rule picks the reference decode of the tests (scripts/make-colour-clips.ts).

@@ -8,7 +8,7 @@ import { isModel, layoutObjects, LEVELS_DIALOG, objectEnd, objectOptions, withOb
 /**
  * Single-stimulus presentation (ACR, acceptability; SPEC §4 "Single-stimulus rating"): one media centred.
  * categoryTest 1 and 2 are image pages: the image ends on a click on it or when its display time ends.
- * categoryTest 5 is a single video: it plays to its end, then the levels open. A 3D object (README "3D objects")
+ * categoryTest 5 is a single video: it plays to its end, then the levels open. A 3D object (docs/3d-objects.md)
  * turns once (turntable) or stays up while the levels are answered (inspect). Pure.
  */
 export const SINGLE_CATEGORIES = [1, 2, 5] as const;

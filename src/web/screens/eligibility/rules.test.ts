@@ -163,7 +163,7 @@ describe('eligibility rules', () => {
   });
 });
 
-describe('screen sizes in device pixels (README "Pixel-exact stimuli")', () => {
+describe('screen sizes in device pixels (docs/pixels.md)', () => {
   const hd = { ...input().job, targetScreenSizeHeight: 1080, targetScreenSizeWidth: 1920 };
   it('a 1920×1080 panel at 125 % display scaling (screen 1536×864) passes a 1920×1080 minimum, shown in device pixels', () => {
     const r = byId(checkEligibility(input({ screen: { width: 1536, height: 864 }, pixelRatio: 1.25, job: hd }), en));

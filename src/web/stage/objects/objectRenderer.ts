@@ -3,7 +3,7 @@
  * mixing the two: one context, Pixi draws first, three.js after it, each resetting the GL state it leaves behind).
  * The stage's frame clock calls `draw()` in the frames it renders; nothing here schedules a frame.
  *
- * Declared render settings, the same for every version of a content (README "3D objects"):
+ * Declared render settings, the same for every version of a content (docs/3d-objects.md):
  * - the camera looks at the centre of the object's bounding sphere, from the pose's azimuth / elevation, at the pose's
  *   multiple of the distance at which that sphere fills the narrower field of view (`fovDeg` vertical);
  * - lights: a hemisphere light (sky white, ground grey 0x404040, intensity 1.5) and a white directional light of
