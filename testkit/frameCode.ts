@@ -65,3 +65,18 @@ export function codeAt(image: RgbaImage, x: number, y: number): number | null {
   const [r, g, b] = image.pixel(x, y);
   return decodeColor([r, g, b]);
 }
+
+/**
+ * The frame index a frame-coded clip (scripts/make-frame-coded-clips.ts) shows: 8 blocks in a row, white for a set
+ * bit, black for a clear one; `redOfBit(bit)` reads a block's red level. Null when a block is neither (the grey
+ * background: no clip there).
+ */
+export function clipFrameFromBlocks(redOfBit: (bit: number) => number): number | null {
+  let index = 0;
+  for (let bit = 0; bit < 8; bit++) {
+    const r = redOfBit(bit);
+    if (r > 60 && r < 195) return null;
+    if (r >= 195) index |= 1 << bit;
+  }
+  return index;
+}

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { encodeFrameCoded } from '../../scripts/make-frame-coded-clips';
+import { clipFrameFromBlocks } from '../../testkit/frameCode';
 import { gpuMachine, resultsDir, serveBenchPage } from '../timing/benchPage';
 import { displayGraphicsFlags, VirtualDisplay, type DisplayFrame } from '../../testkit/virtualDisplay';
 import type { PresentationRecord, PresentationStep, Rect } from '../../src/web/stage/types';
@@ -58,14 +59,7 @@ function clipFile(width: number, height: number): string {
 async function clipFrameOf(png: Buffer, viewportWidth: number, canvas: Rect, rect: Rect): Promise<number | null> {
   const y = Math.floor(canvas.y + rect.y + rect.height / 2);
   const { data, info } = await sharp(png).extract({ left: 0, top: y, width: viewportWidth, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  let index = 0;
-  for (let bit = 0; bit < 8; bit++) {
-    const x = Math.floor(canvas.x + rect.x + ((bit + 0.5) * rect.width) / 8);
-    const r = data[x * info.channels];
-    if (r > 60 && r < 195) return null;
-    if (r >= 195) index |= 1 << bit;
-  }
-  return index;
+  return clipFrameFromBlocks((bit) => data[Math.floor(canvas.x + rect.x + ((bit + 0.5) * rect.width) / 8) * info.channels]!);
 }
 
 interface Shown {

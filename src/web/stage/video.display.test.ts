@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBenchPage, type ServedBenchPage } from '../../../bench/timing/benchPage';
-import { decodePng, type RgbaImage } from '../../../testkit/frameCode';
+import { clipFrameFromBlocks, decodePng, type RgbaImage } from '../../../testkit/frameCode';
 import { againOnLostCapture, VirtualDisplay, type DisplayFrame } from '../../../testkit/virtualDisplay';
 import type { PresentationRecord, PresentationStep, Rect, VideoFrameRecord } from './types';
 
@@ -27,13 +27,7 @@ let canvas: Rect;
 
 /** The clip frame a capture shows at the clip's place, or null (the grey background, no clip). */
 function clipFrameIn(image: RgbaImage, at: Rect): number | null {
-  let index = 0;
-  for (let bit = 0; bit < 8; bit++) {
-    const [r] = image.pixel(canvas.x + at.x + bit * BLOCK + BLOCK / 2, canvas.y + at.y + BLOCK / 2);
-    if (r > 60 && r < 195) return null;
-    if (r >= 195) index |= 1 << bit;
-  }
-  return index;
+  return clipFrameFromBlocks((bit) => image.pixel(canvas.x + at.x + bit * BLOCK + BLOCK / 2, canvas.y + at.y + BLOCK / 2)[0]);
 }
 
 interface Shown {
