@@ -64,7 +64,7 @@ export function composite(image: RawImage, x: number, y: number, background: rea
 }
 
 export interface Fidelity {
-  /** Device pixels compared (the whole rectangle). */
+  /** Device pixels compared (the whole rectangle, or those `where` picked). */
   pixels: number;
   /** Of those, equal to the file's pixel they show (all three channels). */
   equal: number;
@@ -76,14 +76,24 @@ export interface Fidelity {
 
 /**
  * Compares a captured frame with the file drawn at `device` (device pixels of the capture), each media pixel
- * replicated `k`×`k` (nearest neighbour). `expected(x, y)` gives the file's colour at media pixel (x, y).
+ * replicated `k`×`k` (nearest neighbour). `expected(x, y)` gives the file's colour at media pixel (x, y); `where(x, y)`
+ * (capture device px), when given, picks the pixels compared (the bubble's clear window).
  */
-export function compareDrawn(capture: RgbaImage, device: DeviceRect, k: number, expected: (x: number, y: number) => readonly number[]): Fidelity {
+export function compareDrawn(
+  capture: RgbaImage,
+  device: DeviceRect,
+  k: number,
+  expected: (x: number, y: number) => readonly number[],
+  where?: (x: number, y: number) => boolean,
+): Fidelity {
+  let pixels = 0;
   let equal = 0;
   let worst = 0;
   let firstDiff: Fidelity['firstDiff'] = null;
   for (let dy = 0; dy < device.height; dy++) {
     for (let dx = 0; dx < device.width; dx++) {
+      if (where && !where(device.x + dx, device.y + dy)) continue;
+      pixels++;
       const drawn = capture.pixel(device.x + dx, device.y + dy);
       const want = expected(Math.floor(dx / k), Math.floor(dy / k));
       const diff = Math.max(...[0, 1, 2].map((c) => Math.abs(drawn[c] - want[c])));
@@ -92,7 +102,7 @@ export function compareDrawn(capture: RgbaImage, device: DeviceRect, k: number, 
       worst = Math.max(worst, diff);
     }
   }
-  return { pixels: device.width * device.height, equal, worst, firstDiff };
+  return { pixels, equal, worst, firstDiff };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

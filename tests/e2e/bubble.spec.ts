@@ -98,15 +98,16 @@ test('every bubble presentation is timed: the export shows an image asked for dd
     if (refreshMs) expect(Math.abs((step.refresh_ms as number) - refreshMs)).toBeLessThan(1);
     expect(requested).toBe(Math.round(1500 / (step.refresh_ms as number)));
     expect(step.ended_by).toBe('duration');
-    expect(step.scale).toBe(1);
+    // Drawn in device pixels (docs/pixels.md): each media pixel on one device pixel, none resampled.
+    expect([step.pixel_ratio, step.media_scaling, String(step.media_scale), step.media_filter]).toEqual([1, 'integer', '1', 'nearest']);
     // Shown exactly as asked unless the machine dropped frames meanwhile (then the drop is in the record).
     if (step.dropped_frames === 0) expect(step.shown_frames).toBe(requested);
     else expect(step.exact).toBe(false);
   }
   const ratings = await exportedRows(glimpse, JOB, 'ratings', session.id);
-  expect(ratings.map((r) => [r.timing_plays, r.requested_frames])).toEqual([
-    [1, 2 * (media[0]!.requested_frames as number)],
-    [1, 2 * (media[0]!.requested_frames as number)],
+  expect(ratings.map((r) => [r.timing_plays, r.requested_frames, r.pixels_exact])).toEqual([
+    [1, 2 * (media[0]!.requested_frames as number), true],
+    [1, 2 * (media[0]!.requested_frames as number), true],
   ]);
 });
 

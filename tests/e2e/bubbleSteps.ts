@@ -20,7 +20,7 @@ export type BubblePlaylist = PlaylistResponse<BubblePlaylistStimulus>;
 export const VIEWPORT = { width: 1280, height: 720 };
 export const CANVAS = { x: 0, y: 80, width: 1280, height: 640 };
 /** The media's top-left, client px: laid out below the hint band of the canvas, as the page lays it out. */
-const LAYOUT = bubbleLayout(CANVAS, { width: 320, height: 180 }, { width: 320, height: 180 }, HINT_BAND_PX);
+const LAYOUT = bubbleLayout(CANVAS, { width: 320, height: 180 }, { width: 320, height: 180 }, HINT_BAND_PX, { scaling: 'integer', ratio: 1 });
 export const MEDIA_ORIGIN = { x: CANVAS.x + LAYOUT.media.x, y: CANVAS.y + LAYOUT.media.y };
 
 /** Link, eligibility, welcome (privacy box unless nantes), instructions; resolves with the playlist received. */

@@ -110,6 +110,8 @@ test('a participant completes training and test, and the database holds exactly 
     expect(step.onset_epoch_ms).toBeGreaterThan(Date.parse(session.created_at));
     expect(step.shown_frames).toBeGreaterThan(0);
     expect(step.media).toBe(playlist.stimulis.find((s) => s.stimuli_id === step.stimulus_id)!.source);
+    // The 512×512 face drawn pixel for pixel (docs/pixels.md), not fitted.
+    expect([step.pixel_ratio, step.media_scaling, String(step.media_scale), step.media_filter]).toEqual([1, 'integer', '1', 'nearest']);
   }
 
   // The progress tracker logged each image as it came on screen.

@@ -6,6 +6,7 @@
  * (src/web/stage/pixels.display.test.ts).
  */
 import type { TimingEnvelope } from '../../src/contract/payloads.js';
+import { centreAndStart, startBubble, waitForStep } from './bubbleSteps';
 import { E2E_JOBS, expect, test } from './fixtures';
 import { ratingsOf, startTest, vote, type VoteLabels } from './participantSteps';
 
@@ -79,6 +80,46 @@ test('a screen too small for the pair even in full screen: the participant is to
       { timeout: 30_000 },
     );
     expect(await page.evaluate(() => window.__glimpseStage?.lastRecords ?? null)).toBeNull();
+  } finally {
+    await context.close();
+  }
+});
+
+test('bubble at 125 %: a window too small gets the message instead of the centering gate, then each image is drawn pixel for pixel and stored so', async ({ browser, glimpse, participant }) => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 248 }, screen: { width: 1536, height: 864 }, deviceScaleFactor: 1.25 });
+  const page = await context.newPage();
+  try {
+    const playlist = await startBubble(page, participant.linkTo(E2E_JOBS.bubble, { dd: '600', pt: '200' }));
+    // The 320×180 images need 180 device px below the 40 px (50 device px) click hint: 230; the canvas below the
+    // 80 px band is (248 − 80) × 1.25 = 210 high, 20 device px (16 CSS px) short.
+    const message = page.locator('#window-small');
+    await expect(message.locator('p').first()).toHaveText(
+      'The images of this test are shown pixel for pixel, never shrunk. Please enlarge your browser window to at least 1024×264 (it is 1024×248 now): maximise it, or switch to full screen. The test goes on by itself once the window is large enough.',
+      { timeout: 30_000 },
+    );
+    await expect(message.locator('p').nth(1)).toHaveText(/^Your display scaling of 125 % needs a window of at least 1024×264\./);
+    await expect(page.locator('#bubble-mark')).toHaveCount(0);
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await expect(message).toHaveCount(0, { timeout: 15_000 });
+    for (let index = 0; index < playlist.stimulis.length; index++) {
+      await centreAndStart(page, index);
+      await waitForStep(page, 'rating', index);
+      await page.locator('#vote-modal').getByRole('button', { name: 'First Image', exact: true }).click();
+    }
+    await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
+    const session = (await participant.session(E2E_JOBS.bubble))!;
+    const ratings = await ratingsOf(glimpse, session.id);
+    expect(ratings).toHaveLength(playlist.stimulis.length);
+    for (const rating of ratings) {
+      const timing = JSON.parse(rating.timing!) as TimingEnvelope;
+      for (const label of ['A', 'B']) {
+        const shown = timing.plays[0]!.find((r) => r.label === label)!;
+        expect(shown.pixelRatio).toBe(1.25);
+        expect(shown.items).toEqual([expect.objectContaining({ scaling: 'integer', scale: 1, filter: 'nearest', device: expect.objectContaining({ width: 320, height: 180 }) })]);
+        const { x, y } = shown.items![0]!.device;
+        expect([x, y].every(Number.isInteger)).toBe(true);
+      }
+    }
   } finally {
     await context.close();
   }

@@ -4,6 +4,7 @@ import { inTraining } from '../../web/flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../../web/flow/StoreContext.js';
 import { QUESTION_BAND_PX, questionAlongTest } from '../../web/participant/layout.js';
 import { KeptAnswerNotice, SaveTrouble } from '../../web/participant/SaveTrouble.js';
+import { WindowTooSmall } from '../../web/participant/WindowTooSmall.js';
 import { useStrings } from '../../web/screens/useStrings.js';
 import type { InteractiveTestProps } from '../types.js';
 import { isFreeTask, type BubbleQuery } from './bubbleQuery.js';
@@ -37,7 +38,7 @@ export function BubblePhase({ query, stage }: InteractiveTestProps<BubbleQuery>)
   const [samples] = useState(createSampleStore);
   const mapping: StimulusMapping = useRef((x: number, y: number) => ({ x, y }));
   usePointerSamples(samples, mapping);
-  const run = useBubbleTrials({ store, stage, samples, mapping, query, freeTask: isFreeTask(query), stimuli: stimuli ?? [], training, onDone });
+  const run = useBubbleTrials({ store, stage, samples, mapping, query, freeTask: isFreeTask(query), stimuli: stimuli ?? [], training, scaling: job.scaling, onDone });
 
   useEffect(() => {
     if (stimuli === null) {
@@ -77,7 +78,8 @@ export function BubblePhase({ query, stage }: InteractiveTestProps<BubbleQuery>)
           {query.emotion ? t.bubbleEmotionQuestion : isFreeTask(query) ? t.bubbleFreeTaskPrompt : job.question}
         </div>
       )}
-      {step.kind === 'centering' && (
+      {step.kind === 'centering' && run.windowNeed && <WindowTooSmall need={run.windowNeed} />}
+      {step.kind === 'centering' && !run.windowNeed && (
         <CenteringGate key={`${run.trial.index}:${run.trial.replays}`} samples={samples} centre={centre} repetition={step.reason === 'repeat'} onCentered={onCentered} />
       )}
       {run.awaitingClick && (

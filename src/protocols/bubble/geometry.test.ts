@@ -68,4 +68,49 @@ describe('bubble geometry', () => {
     expect(layout.area).toEqual({ x: 390, y: 235, width: 500, height: 250 });
     expect(layout.media).toEqual({ x: 540, y: 310, width: 200, height: 100 });
   });
+
+  describe('in device pixels (scaling integer / native: docs/pixels.md)', () => {
+    const canvas = { x: 0, y: 0, width: 1024, height: 640 };
+    const noise = { width: 320, height: 180 };
+
+    it('at 125 %, integer draws each media pixel as one device pixel at a whole device pixel, centred', () => {
+      const layout = bubbleLayout(canvas, noise, noise, HINT_BAND_PX, { scaling: 'integer', ratio: 1.25 });
+      expect(layout.pixels).toEqual({ scaling: 'integer', scale: 1, filter: 'nearest', device: { x: 480, y: 310, width: 320, height: 180 }, fits: true });
+      expect(layout.media).toEqual({ x: 384, y: 248, width: 256, height: 144 });
+      // CSS px per media pixel: the blur and the window radius (media px) are drawn at this scale.
+      expect(layout.scale).toBe(0.8);
+      expect(mediaCentre(layout)).toEqual({ x: 512, y: 320 });
+      expect(toStimulus(384 + 0.8 * 10, 248 + 0.8 * 20, layout, noise)).toEqual({ x: 10, y: 20 });
+    });
+
+    it('on a Retina display integer replicates 2×2 (the CSS size of ratio 1), native draws it at half that', () => {
+      const integer = bubbleLayout(canvas, noise, noise, HINT_BAND_PX, { scaling: 'integer', ratio: 2 });
+      expect(integer.pixels).toMatchObject({ scale: 2, filter: 'nearest', device: { x: 704, y: 460, width: 640, height: 360 } });
+      expect(integer.media).toEqual({ x: 352, y: 230, width: 320, height: 180 });
+      const native = bubbleLayout(canvas, noise, noise, HINT_BAND_PX, { scaling: 'native', ratio: 2 });
+      expect(native.pixels).toMatchObject({ scale: 1, device: { width: 320, height: 180 } });
+      expect(native.scale).toBe(0.5);
+    });
+
+    it('never shrunk: a canvas too small keeps the media whole, says it does not fit and what it needs', () => {
+      const small = { x: 0, y: 80, width: 300, height: 200 };
+      const layout = bubbleLayout(small, noise, noise, HINT_BAND_PX, { scaling: 'integer', ratio: 1 });
+      expect(layout.pixels).toMatchObject({ fits: false, device: { width: 320, height: 180 } });
+      expect(layout.needs).toEqual({ width: 320, height: 180 + HINT_BAND_PX });
+      // It fits exactly when the canvas has the media's pixels below the hint band.
+      const exact = bubbleLayout({ ...small, width: 320, height: 220 }, noise, noise, HINT_BAND_PX, { scaling: 'integer', ratio: 1 });
+      expect(exact.pixels).toMatchObject({ fits: true, device: { x: 0, y: 40 } });
+    });
+
+    it('a w/h other than the file\'s size is resampled, and the record says so (linear, its scale)', () => {
+      const layout = bubbleLayout(canvas, { width: 640, height: 360 }, { width: 640, height: 360 }, HINT_BAND_PX, { scaling: 'integer', ratio: 1, natural: noise });
+      expect(layout.pixels).toMatchObject({ scale: 2, filter: 'linear', device: { width: 640, height: 360 } });
+    });
+
+    it('fit keeps the old geometry (shrunk in CSS px, no pixels record)', () => {
+      const layout = bubbleLayout(canvas, noise, noise, HINT_BAND_PX, { scaling: 'fit', ratio: 1.25 });
+      expect(layout.pixels).toBeUndefined();
+      expect(layout).toEqual(bubbleLayout(canvas, noise, noise, HINT_BAND_PX));
+    });
+  });
 });

@@ -60,6 +60,14 @@ describe('bubble presentation (SPEC §2, §9)', () => {
     expect(itemOf(plan.media[0]!, halfScale, parseBubbleQuery('')).bubble).toEqual({ sigma: 3, radius: 15 });
   });
 
+  it('in device pixels the blur and the window are media pixels: at 125 % σ 6 px of media is 4.8 CSS px (6 device px)', () => {
+    const plan = playPlan(pair, parseBubbleQuery(''), images);
+    const item = itemOf(plan.media[0]!, layoutOf(plan, plan.media[0]!, canvas, { scaling: 'integer', ratio: 1.25 }), parseBubbleQuery(''));
+    expect(item.bubble.sigma).toBeCloseTo(4.8, 12);
+    expect(item.bubble.radius).toBe(24);
+    expect(item.pixels).toMatchObject({ scaling: 'integer', scale: 1, filter: 'nearest', fits: true });
+  });
+
   it('w and h set the drawn size; the area is made for the larger media of the pair', () => {
     const uneven: BubblePlaylistStimulus = { stimuli_id: 1, sourceA: media('a', { width: 400, height: 200 }), sourceB: media('b', { width: 200, height: 100 }) };
     expect(playPlan(uneven, parseBubbleQuery(''), images).areaSize).toEqual({ width: 400, height: 200 });

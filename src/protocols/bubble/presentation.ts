@@ -6,7 +6,7 @@
 import type { BubbleMedia, BubblePlaylistStimulus } from '../../contract/playlist.js';
 import type { BubbleWindow, PresentationStep, Rect, StageItem, StepEnd } from '../../web/stage/types.js';
 import type { BubbleQuery } from './bubbleQuery.js';
-import { bubbleLayout, HINT_BAND_PX, type BubbleLayout, type Size } from './geometry.js';
+import { bubbleLayout, HINT_BAND_PX, type BubbleDisplay, type BubbleLayout, type Size } from './geometry.js';
 import type { MediaSlot } from './sampleStore.js';
 
 /** SPEC §9: image display in single-stimulus mode. */
@@ -54,19 +54,26 @@ export function playPlan(stimulus: BubblePlaylistStimulus, query: BubbleQuery, k
   return { media, areaSize };
 }
 
-/** Where a media of the play goes on the canvas, below the hint band. */
-export function layoutOf(plan: PlayPlan, planned: PlannedMedia, canvas: Rect): BubbleLayout {
-  return bubbleLayout(canvas, plan.areaSize, planned.nominal, HINT_BAND_PX);
+/**
+ * Where a media of the play goes on the canvas, below the hint band: in device pixels at the study's scaling
+ * (`display`), or fitted in CSS px ('fit', or no display).
+ */
+export function layoutOf(plan: PlayPlan, planned: PlannedMedia, canvas: Rect, display?: BubbleDisplay): BubbleLayout {
+  return bubbleLayout(canvas, plan.areaSize, planned.nominal, HINT_BAND_PX, display);
 }
 
 export type BubbleItem = StageItem & { bubble: BubbleWindow };
 
-/** The stage item of one media: blur bl (else the stimulus's), window radius bd/2 (else the stimulus's radius), scaled. */
+/**
+ * The stage item of one media: blur bl (else the stimulus's), window radius bd/2 (else the stimulus's radius), both
+ * in media pixels, drawn in CSS px of the layout's scale.
+ */
 export function itemOf(planned: PlannedMedia, layout: BubbleLayout, query: BubbleQuery): BubbleItem {
   const radius = query.bubbleDiameter !== null ? query.bubbleDiameter / 2 : planned.media.radius;
   return {
     media: planned.media.source,
     rect: layout.media,
+    ...(layout.pixels ? { pixels: layout.pixels } : {}),
     bubble: { sigma: (query.blur ?? planned.media.blur) * layout.scale, radius: radius * layout.scale },
   };
 }

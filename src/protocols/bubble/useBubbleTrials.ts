@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { DEFAULT_SCALING, type Scaling } from '../../contract/job.js';
 import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
 import { answerPipelineOf } from '../../web/flow/answers.js';
 import type { GlimpseStore } from '../../web/flow/store.js';
 import { isStageMediaError } from '../../web/stage/errors.js';
 import type { PresentationRecord, StageController } from '../../web/stage/types.js';
+import { WINDOW_RECHECK_MS, windowNeedFor, type WindowNeed } from '../../web/participant/windowNeed.js';
 import type { BubbleQuery } from './bubbleQuery.js';
-import { mediaCentre, toStimulus } from './geometry.js';
+import { mediaCentre, toStimulus, type BubbleLayout } from './geometry.js';
 import { imageDisplayMs, itemOf, layoutOf, playPlan, playSteps, type MediaKind, type PlayPlan } from './presentation.js';
 import type { SampleStore } from './sampleStore.js';
 import { firstTrial, trialTransition, type TrialEvent, type TrialOptions, type TrialState } from './trialMachine.js';
@@ -29,6 +31,8 @@ export interface BubbleTrialsInput {
   freeTask: boolean;
   stimuli: BubblePlaylistStimulus[];
   training: boolean;
+  /** The study's `scaling` (absent: the default, 'integer'). */
+  scaling?: Scaling;
   onDone(): void;
 }
 
@@ -45,12 +49,14 @@ export interface BubbleTrials {
   mediaError: MediaKind | null;
   /** Where the centering mark goes: the centre of media A (client px), null without a stage. */
   centre: { x: number; y: number } | null;
+  /** The window is too small for the stimulus at the study's scaling: what it needs (null: it fits). */
+  windowNeed: WindowNeed | null;
   send(event: TrialEvent): void;
   answer(value: number): void;
 }
 
 export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
-  const { store, stage, samples, mapping, query, freeTask, stimuli, training, onDone } = input;
+  const { store, stage, samples, mapping, query, freeTask, stimuli, training, scaling = DEFAULT_SCALING, onDone } = input;
   const start = training ? 0 : store.getState().flow.resumeAt;
   const options: TrialOptions = useMemo(
     () => ({ count: stimuli.length, repetitions: query.repetitions, repetitionPossible: query.repetitionPossible, freeTask, start }),
@@ -76,7 +82,46 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
 
   const step = trial.step.kind;
   const playId = `${trial.index}:${trial.replays}`;
-  const centre = useMemo(() => (stage && plan ? mediaCentre(layoutOf(plan, plan.media[0]!, stage.clientRect())) : null), [stage, plan]);
+  /** Where each media of the play goes now: in device pixels at the study's scaling, at the file's own size. */
+  const layoutsNow = useCallback((): BubbleLayout[] | null => {
+    if (!stage || !plan) return null;
+    const canvas = stage.clientRect();
+    const ratio = stage.devicePixels().ratio;
+    return plan.media.map((m) => layoutOf(plan, m, canvas, { scaling, ratio, natural: naturalSize(stage, m.media.source) }));
+  }, [stage, plan, scaling]);
+  const [centre, setCentre] = useState<{ x: number; y: number } | null>(null);
+  const [windowNeed, setWindowNeed] = useState<WindowNeed | null>(null);
+
+  // While the participant centres the pointer: the media are prepared (their sizes known), and the layout is
+  // measured again every 250 ms, so the mark follows a resized window, and a window too small for the stimulus at
+  // its scaling gets the message instead of the gate (never a shrunken stimulus).
+  useEffect(() => {
+    if (step !== 'centering' || !stage || !plan) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const measure = () => {
+      if (stopped) return;
+      const placed = layoutsNow()!;
+      const next = mediaCentre(placed[0]!);
+      setCentre((c) => (c && c.x === next.x && c.y === next.y ? c : next));
+      const need = windowNeedFor(
+        placed.flatMap((l) => (l.pixels && !l.pixels.fits ? [l.needs!] : [])),
+        stage,
+        window,
+      );
+      setWindowNeed((w) => (JSON.stringify(w) === JSON.stringify(need) ? w : need));
+      timer = setTimeout(measure, WINDOW_RECHECK_MS);
+    };
+    // A media that cannot be prepared fails its play, as before; the layout then takes the nominal size.
+    void stage
+      .prepare(plan.media.map((m) => m.media.source))
+      .catch(() => undefined)
+      .then(measure);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [step, stage, plan, layoutsNow]);
 
   useEffect(() => {
     store.getState().setTrial(stimulus ? { training, index: trial.index, total: stimuli.length } : null);
@@ -100,8 +145,7 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
     if (step !== 'ready' || !stage || !plan || running.current?.id === playId) return;
     const abort = new AbortController();
     running.current = { id: playId, abort };
-    const canvas = stage.clientRect();
-    const placed = plan.media.map((m) => layoutOf(plan, m, canvas));
+    const placed = layoutsNow()!;
     const items = plan.media.map((m, i) => itemOf(m, placed[i]!, query));
     const steps = playSteps(plan, items, { displayMs: imageDisplayMs(query, store.getState().job?.displayMs), pauseMs: query.pauseMs, freeTask });
     const onPress = (event: PointerEvent) => {
@@ -148,8 +192,9 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
         send({ type: 'CLICKED' });
       }
       if (abort.signal.aborted) return;
-      // The factor the layout shrank the media by, with each media step's timing (issue: media must fit the window).
-      for (const record of records) if (record.media.length > 0) record.scale = placed[0]!.scale;
+      // 'fit': the factor the layout shrank the media by, with each media step's timing (exact layouts say it in
+      // each record's items: scale, filter, device rectangle).
+      if (!placed[0]!.pixels) for (const record of records) if (record.media.length > 0) record.scale = placed[0]!.scale;
       plays.current.push(records);
       samples.getState().stopRecording();
       setPausing(false);
@@ -198,5 +243,14 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
     [store, step, busy, stimulus, trial.replays, stage, query.orderInTask, mediaError, send],
   );
 
-  return { trial, stimulus, plan, awaitingClick, pausing, busy, mediaError, centre, send, answer };
+  return { trial, stimulus, plan, awaitingClick, pausing, busy, mediaError, centre, windowNeed, send, answer };
+}
+
+/** The media file's own size once the stage prepared it (undefined before, or when it could not be). */
+function naturalSize(stage: StageController, media: string): { width: number; height: number } | undefined {
+  try {
+    return stage.mediaSize(media);
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,7 @@ import { inTraining } from '../../web/flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../../web/flow/StoreContext.js';
 import { fill } from '../../web/i18n/format.js';
 import { KeptAnswerNotice, SaveTrouble } from '../../web/participant/SaveTrouble.js';
+import { WindowTooSmall } from '../../web/participant/WindowTooSmall.js';
 import { useFullscreenCheck } from '../../web/screens/useFullscreen.js';
 import { useStrings } from '../../web/screens/useStrings.js';
 import type { InteractiveTestProps } from '../types.js';
@@ -25,7 +26,7 @@ export function PiifacePhase({ stage }: InteractiveTestProps<null>) {
   const { fullscreen } = useFullscreenCheck();
   const stimuli = useMemo(() => readPiifaceStimuli((training ? playlist?.stimulis_training : playlist?.stimulis) ?? []), [training, playlist]);
   const onDone = useCallback(() => dispatch({ type: 'TEST_DONE' }), [dispatch]);
-  const run = useFaceTrials({ store, stimuli: stimuli ?? [], training, stage, onDone });
+  const run = useFaceTrials({ store, stimuli: stimuli ?? [], training, stage, scaling: job.scaling, onDone });
 
   useEffect(() => {
     if (stimuli !== null) return;
@@ -38,7 +39,8 @@ export function PiifacePhase({ stage }: InteractiveTestProps<null>) {
   return (
     <>
       <div id="piiface-trial" hidden data-status={run.status} data-index={run.index} data-training={String(training)} data-stimulus={run.stimulus.stimuli_id} />
-      {run.status === 'preparing' && (
+      {run.windowNeed && <WindowTooSmall need={run.windowNeed} />}
+      {run.status === 'preparing' && !run.windowNeed && (
         <p className="test-message" id="test-waiting">
           {run.index === 0 ? t.loadingStimuli : t.waitingNextStimuli}
         </p>

@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { DEFAULT_SCALING, type Scaling } from '../../contract/job.js';
 import type { PiifacePlaylistStimulus } from '../../contract/playlist.js';
 import { answerPipelineOf } from '../../web/flow/answers.js';
 import type { GlimpseStore } from '../../web/flow/store.js';
-import type { PresentationRecord, Rect, StageController } from '../../web/stage/types.js';
+import { WINDOW_RECHECK_MS, windowNeedFor, type WindowNeed } from '../../web/participant/windowNeed.js';
+import { layoutNeeds } from '../../web/stage/layouts.js';
+import type { PresentationRecord, Rect, StageController, StageItem } from '../../web/stage/types.js';
 import { isComplete, piifaceValue, type PiifaceAnswer } from './answers.js';
 import { faceTransition, firstFaceTrial, type FaceEvent, type FaceStatus } from './faceTrials.js';
-import { faceRect } from './layout.js';
+import { faceItem, faceRoom } from './layout.js';
 
 /**
  * Runs the piiface images on the stage through the trial machine (faceTrials.ts): each face is one 'hold' step that
@@ -21,6 +24,8 @@ export interface FaceTrials {
   /** Where the face is drawn (CSS px from the stage's top-left), null until it is. */
   rect: Rect | null;
   imageFailed: boolean;
+  /** The window is too small for the face at the study's scaling: what it needs (null: it fits). */
+  windowNeed: WindowNeed | null;
   next(answer: PiifaceAnswer): void;
 }
 
@@ -29,7 +34,20 @@ interface Input {
   stimuli: PiifacePlaylistStimulus[];
   training: boolean;
   stage: StageController | null;
+  /** The study's `scaling` (absent: the default, 'integer'). */
+  scaling?: Scaling;
   onDone(): void;
+}
+
+/** The face laid out on the stage now, at the study's scaling. */
+function placeFace(stage: StageController, source: string, scaling: Scaling): StageItem {
+  return faceItem({ ...stage.size(), pixelRatio: stage.devicePixels().ratio, scaling }, source, stage.mediaSize(source));
+}
+
+/** The window the face needs when it does not fit left of the panel, or null. */
+function faceWindowNeed(stage: StageController, item: StageItem): WindowNeed | null {
+  const needs = layoutNeeds([item]);
+  return windowNeedFor(needs ? [needs] : [], { devicePixels: () => faceRoom(stage.devicePixels()) }, window);
 }
 
 /** Re-layout after the window settles on a new size (the stage follows its container; the face rect must too). */
@@ -50,13 +68,14 @@ function useResizeCount(): number {
   return count;
 }
 
-export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input): FaceTrials {
+export function useFaceTrials({ store, stimuli, training, stage, scaling = DEFAULT_SCALING, onDone }: Input): FaceTrials {
   const start = training ? 0 : store.getState().flow.resumeAt;
   const options = useMemo(() => ({ count: stimuli.length, training, start }), [stimuli.length, training, start]);
   const [trial, setTrial] = useState(() => firstFaceTrial(options));
   const send = useCallback((event: FaceEvent) => setTrial((s) => faceTransition(s, event, options)), [options]);
   const [rect, setRect] = useState<Rect | null>(null);
   const [imageFailed, setImageFailed] = useState(false);
+  const [windowNeed, setWindowNeed] = useState<WindowNeed | null>(null);
   /** The presentation on screen: its play (resolving with its records once released) and the records of earlier ones. */
   const presentation = useRef<{ play: Promise<PresentationRecord[]> | null; plays: PresentationRecord[][] }>({ play: null, plays: [] });
   /**
@@ -89,10 +108,19 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
         await stage.prepare([stimulus.source]);
         await ending.current;
         if (abort.signal.aborted) return;
-        const shown = faceRect(stage.size(), stage.mediaSize(stimulus.source));
+        // Too small a window for the face at its scaling: wait, asking for a larger one. Nothing is shown shrunk.
+        let item = placeFace(stage, stimulus.source, scaling);
+        for (let need = faceWindowNeed(stage, item); need !== null; need = faceWindowNeed(stage, item)) {
+          setWindowNeed(need);
+          await new Promise((resolve) => setTimeout(resolve, WINDOW_RECHECK_MS));
+          if (abort.signal.aborted) return;
+          item = placeFace(stage, stimulus.source, scaling);
+        }
+        setWindowNeed(null);
+        const shown = item.rect;
         // The face is answerable from the frame that first draws it.
         const drawn = new Promise<void>((onset) => {
-          presentation.current.play = stage.play([{ label: 'face', items: [{ media: stimulus.source, rect: shown }], end: { kind: 'hold' } }], {
+          presentation.current.play = stage.play([{ label: 'face', items: [item], end: { kind: 'hold' } }], {
             signal: abort.signal,
             onOnset: () => onset(),
           });
@@ -117,15 +145,17 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
     // One run per presentation (see above).
   }, [stage, stimulus, index, playCount]);
 
-  // A resize while the face is up: lay it out again (a new presentation of the same face).
+  // A resize while the face is up: lay it out again (a new presentation of the same face). A window now too small
+  // gets the message over the face, which stays at its size (cut, never shrunk) until the window is enlarged.
   useEffect(() => {
     if (resizes === 0 || !stage || !stimulus || status !== 'showing' || !presentation.current.play) return;
     stage.clear();
     void presentation.current.play.then((records) => {
       presentation.current.plays.push(records);
-      const shown = faceRect(stage.size(), stage.mediaSize(stimulus.source));
-      presentation.current.play = stage.play([{ label: 'face', items: [{ media: stimulus.source, rect: shown }], end: { kind: 'hold' } }]);
-      setRect(shown);
+      const item = placeFace(stage, stimulus.source, scaling);
+      presentation.current.play = stage.play([{ label: 'face', items: [item], end: { kind: 'hold' } }]);
+      setRect(item.rect);
+      setWindowNeed(faceWindowNeed(stage, item));
     });
   }, [resizes]);
 
@@ -158,5 +188,5 @@ export function useFaceTrials({ store, stimuli, training, stage, onDone }: Input
     [store, stimulus, status, training, stage, imageFailed, send],
   );
 
-  return { index, status, stimulus, rect, imageFailed, next };
+  return { index, status, stimulus, rect, imageFailed, windowNeed, next };
 }

@@ -10,8 +10,8 @@ import { useStrings } from '../screens/useStrings.js';
 import type { StageController } from '../stage/types.js';
 import { QUESTION_BAND_PX, questionAlongTest } from './layout.js';
 import { KeptAnswerNotice, SaveTrouble } from './SaveTrouble.js';
-import { useStagedTrials, type WindowNeed } from './useStagedTrials.js';
-import { fill } from '../i18n/format.js';
+import { useStagedTrials } from './useStagedTrials.js';
+import { WindowTooSmall } from './WindowTooSmall.js';
 import { VoteModal } from './VoteModal.js';
 import { answerSlot } from './voteModalPosition.js';
 
@@ -108,21 +108,5 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
         </VoteModal>
       )}
     </>
-  );
-}
-
-/** The stimulus needs a larger window at the study's scaling: what to do, in the participant's language. */
-function WindowTooSmall({ need }: { need: WindowNeed }) {
-  const t = useStrings();
-  const size = { w: need.width, h: need.height, cw: need.current.width, ch: need.current.height, sw: window.screen.width, sh: window.screen.height };
-  // Even a full-screen window would be too small: waiting cannot help, and the participant is told so.
-  const screenTooSmall = need.width > window.screen.width || need.height > window.screen.height;
-  return (
-    <div className="test-message window-small" id="window-small" role="alert">
-      <h2>{t.windowSmallTitle}</h2>
-      <p>{fill(t.windowSmallBody, size)}</p>
-      {need.pixelRatio !== 1 && <p>{fill(t.windowSmallScaling, { ...size, percent: Math.round(need.pixelRatio * 100) })}</p>}
-      {screenTooSmall && <p id="screen-too-small">{fill(t.windowSmallScreen, size)}</p>}
-    </div>
   );
 }

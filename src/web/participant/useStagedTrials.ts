@@ -8,8 +8,8 @@ import type { GlimpseStore } from '../flow/store.js';
 import { createViewsStore } from '../flow/viewsStore.js';
 import { isStageInterrupted, isStageMediaError } from '../stage/errors.js';
 import { refreshMeetsMinimum } from '../screens/eligibility/rules.js';
-import { layoutNeeds } from '../stage/layouts.js';
 import type { PresentationRecord, PresentationStep, Rect, StageController } from '../stage/types.js';
+import { WINDOW_RECHECK_MS, windowNeed, type WindowNeed } from './windowNeed.js';
 
 /**
  * Runs a staged protocol's playlist on the stage, one stimulus at a time (SPEC §4 "Pair test, per stimulus",
@@ -28,14 +28,6 @@ import type { PresentationRecord, PresentationStep, Rect, StageController } from
  * trial waits until it holds again.
  */
 export type TrialStatus = 'preparing' | 'window-small' | 'refresh-low' | 'playing' | 'interrupted' | 'responding' | 'saving';
-
-/** What a window too small for the stimulus needs (CSS px), and the device pixel ratio that makes it so. */
-export interface WindowNeed {
-  width: number;
-  height: number;
-  current: { width: number; height: number };
-  pixelRatio: number;
-}
 
 export interface TrialState {
   index: number;
@@ -74,26 +66,6 @@ interface RunnerInput {
   /** The study's minimum refresh rate (job `minRefreshHz`), checked again before each trial. */
   minRefreshHz?: number;
   onDone(): void;
-}
-
-/** How often a window too small for the stimulus is measured again while the page waits for a larger one. */
-const WINDOW_RECHECK_MS = 250;
-
-/**
- * The window the steps need: the window grown by what the canvas lacks (device px, back to CSS px), or null when
- * every item fits. A stimulus is never shrunk to fit unless the study asked for 'fit'.
- */
-export function windowNeed(steps: readonly PresentationStep[], stage: Pick<StageController, 'devicePixels'>, win: Pick<Window, 'innerWidth' | 'innerHeight'>): WindowNeed | null {
-  const needs = steps.map((step) => layoutNeeds(step.items)).filter((n) => n !== null);
-  if (needs.length === 0) return null;
-  const canvas = stage.devicePixels();
-  const lack = (need: number, have: number) => Math.max(0, need - have) / canvas.ratio;
-  return {
-    width: Math.ceil(win.innerWidth + lack(Math.max(...needs.map((n) => n.width)), canvas.width)),
-    height: Math.ceil(win.innerHeight + lack(Math.max(...needs.map((n) => n.height)), canvas.height)),
-    current: { width: win.innerWidth, height: win.innerHeight },
-    pixelRatio: canvas.ratio,
-  };
 }
 
 /** Kind of the media that could not be shown: a download that failed has no kind yet, its name tells it. */

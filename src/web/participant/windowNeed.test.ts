@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { layoutSingle } from '../stage/layouts.js';
 import type { PresentationStep } from '../stage/types.js';
-import { windowNeed } from './useStagedTrials.js';
+import { windowNeed, windowNeedFor } from './windowNeed.js';
 
 /** A stage below an 80 px question band in a window; its canvas in device pixels at `ratio`. */
 function stageIn(win: { innerWidth: number; innerHeight: number }, ratio: number) {
@@ -30,5 +30,17 @@ describe('windowNeed: the window a stimulus needs at its scaling', () => {
     const win = { innerWidth: 1280, innerHeight: 720 };
     const stage = stageIn(win, 1);
     expect(windowNeed(clip(stage.css), stage, win)).toBeNull();
+  });
+
+  it('windowNeedFor: a need in device pixels of a narrower room (piiface, left of its panel) is added to the window', () => {
+    // A 512×512 face at 125 %: the room left of the 360 px panel in a 700×500 window is 425 × 625 device px.
+    const room = { devicePixels: () => ({ width: 425, height: 625, ratio: 1.25 }) };
+    expect(windowNeedFor([{ width: 512, height: 512 }], room, { innerWidth: 700, innerHeight: 500 })).toEqual({
+      width: 770,
+      height: 500,
+      current: { width: 700, height: 500 },
+      pixelRatio: 1.25,
+    });
+    expect(windowNeedFor([], room, { innerWidth: 700, innerHeight: 500 })).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import type { Renderer } from 'pixi.js';
 import { StageMediaError } from './errors';
 import type { ClipTimeline } from './clipCadence';
 import { canDecode, ClipPlayer, demuxClip } from './clipPlayer';
-import type { LoadedMedia, MediaLookup } from './types';
+import type { LoadedMedia, MediaLookup, SampleFilter } from './types';
 import type { LoadedModel } from './objects/modelLoader';
 import { MODEL_VIEW_PX } from './objects/objectPose';
 
@@ -188,6 +188,18 @@ export function clipsOverBudget(
     released.push(name);
   }
   return released;
+}
+
+/**
+ * Samples a media's texture with `filter` from now on: nearest keeps each media pixel whole (k×k device pixels). The
+ * texture is shared by every step that shows the media, so each show sets it; Pixi applies a style change only on
+ * update() (its sampler is cached by the style's id).
+ */
+export function sampleWith(media: PreparedMedia, filter: SampleFilter): void {
+  const source = media.texture.source;
+  if (source.scaleMode === filter) return;
+  source.scaleMode = filter;
+  source.style.update();
 }
 
 async function createImage(loaded: LoadedMedia): Promise<PreparedMedia> {

@@ -11,6 +11,7 @@ import { serveBenchPage } from '../../../bench/timing/benchPage';
 import { decodePng } from '../../../testkit/frameCode';
 import { ALPHA, BACKGROUND, canvasOf, compareDrawn, composite, imgCapture, JPEG_SIZE, NOISE, openPixelDisplay, photoJpeg, showCaptured } from '../../../testkit/pixelFidelity';
 import type { VirtualDisplay } from '../../../testkit/virtualDisplay';
+import { bubbleLayout, mediaCentre } from '../../protocols/bubble/geometry';
 import { layoutSingle, pixelsPerMediaPixel } from './layouts';
 
 let jpeg: Buffer;
@@ -74,6 +75,23 @@ describe('Pixel-exact stimuli on the virtual display', () => {
         const k = pixelsPerMediaPixel('integer', ratio);
         const fidelity = compareDrawn(capture, alpha.pixels!.device, k, (x, y) => composite(ALPHA, x, y, BACKGROUND));
         expect({ alpha: true, ...fidelity }).toMatchObject({ alpha: true, equal: ALPHA.width * ALPHA.height * k * k, worst: 0 });
+
+        // The bubble in device pixels: the clear window shows the file's pixels replicated k×k, and the blur and the
+        // window radius are media pixels (σ 4, radius 30), whatever the ratio.
+        const bubble = bubbleLayout({ x: 0, y: 0, ...canvasOf(device) }, NOISE, NOISE, 0, { scaling: 'integer', ratio });
+        const pointer = { x: Math.round(mediaCentre(bubble).x), y: Math.round(mediaCentre(bubble).y) };
+        await display.mouse('mouseMoved', pointer.x, pointer.y);
+        const radius = 30 * bubble.scale;
+        const shown = await showCaptured(display, { media: 'noise.png', rect: bubble.media, pixels: bubble.pixels!, bubble: { sigma: 4 * bubble.scale, radius } });
+        expect(shown.record.items).toEqual([{ media: 'noise.png', scaling: 'integer', scale: k, filter: 'nearest', device: bubble.pixels!.device }]);
+        const fromPointer = (x: number, y: number) => Math.hypot((x + 0.5) / ratio - pointer.x, (y + 0.5) / ratio - pointer.y);
+        const noise = (x: number, y: number) => composite(NOISE, x, y, BACKGROUND);
+        const clear = compareDrawn(shown.capture, bubble.pixels!.device, k, noise, (x, y) => fromPointer(x, y) < radius - 0.5);
+        expect({ bubble: 'window', ...clear, firstDiff: clear.firstDiff }).toMatchObject({ bubble: 'window', equal: clear.pixels, worst: 0 });
+        // The window is 30 media pixels in radius at every ratio: exact inside (less the ½ CSS px rim), blurred beyond.
+        expect(clear.pixels / (Math.PI * ((radius - 0.5) * ratio) ** 2)).toBeCloseTo(1, 2);
+        const blurred = compareDrawn(shown.capture, bubble.pixels!.device, k, noise, (x, y) => fromPointer(x, y) > radius + 0.5);
+        expect(blurred.equal / blurred.pixels).toBeLessThan(0.05);
 
         // A JPEG at native scale against its reference decode and Chromium's own <img>, one device pixel per pixel.
         const photo = layoutSingle({ ...canvasOf(device), scaling: 'native' }, { media: 'photo.jpg', size: { width: JPEG_SIZE.width, height: JPEG_SIZE.height } });

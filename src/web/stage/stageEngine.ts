@@ -21,7 +21,7 @@ import { StageInterruptedError, type StageMediaError } from './errors';
 import { InterruptionWatch, type StageInterruption } from './interruptions';
 import { FrameClock } from './frameClock';
 import type { FrameInfo, FrameScheduler } from './frameClock';
-import { MediaCache, type VideoPath } from './mediaCache';
+import { MediaCache, sampleWith, type VideoPath } from './mediaCache';
 import { OBJECT_DEFAULTS } from '../../contract/objects';
 import type { LoadedModel } from './objects/modelLoader';
 import type { CameraPose } from './objects/objectPose';
@@ -460,13 +460,7 @@ export class StageEngine implements StageController {
         this.objectsOnScreen.items.push({ model: entry.model, rect: item.rect });
         continue;
       }
-      // Nearest keeps each media pixel whole (k×k device pixels); the texture is shared, so it is set per show.
-      // Pixi applies a style change only on update() (its sampler is cached by the style's id).
-      const filter = item.pixels?.filter ?? 'linear';
-      if (entry.texture.source.scaleMode !== filter) {
-        entry.texture.source.scaleMode = filter;
-        entry.texture.source.style.update();
-      }
+      sampleWith(entry, item.pixels?.filter ?? 'linear');
       const sprite = new Sprite(entry.texture);
       sprite.position.set(item.rect.x, item.rect.y);
       sprite.setSize(item.rect.width, item.rect.height);

@@ -7,7 +7,7 @@
 import type { Container, Renderer } from 'pixi.js';
 import { StageMediaError } from '../errors';
 import type { FrameInfo } from '../frameClock';
-import type { PreparedMedia } from '../mediaCache';
+import { sampleWith, type PreparedMedia } from '../mediaCache';
 import type { Rect, StageItem } from '../types';
 import { BlurCache } from './blurCache';
 import type { BlurredMedia } from './blurCache';
@@ -78,6 +78,8 @@ export class BubbleLayer {
     }
     if (!media) throw new StageMediaError(item.media, 'unknown', 'missing');
     const blurred = this.blurs.get(media, item);
+    // The clear window shows the media's own pixels: replicated k×k in an exact layout (the blur passes read texels).
+    sampleWith(media, item.pixels?.filter ?? 'linear');
     this.shown = { item, media, blurred };
     this.windowMesh.setMedia(media.texture.source, blurred.texture.source, blurred.plan.uvScale, item.rect);
     this.windowMesh.setWindow(-1e6, -1e6, -1);
