@@ -8,11 +8,53 @@ import { analysePiiface } from './piiface/piiface.js';
 import { missingSentence, noResultsInWords, type MissingData, type NoResults } from './missing.js';
 import { createRandom } from './random.js';
 import { analyseRating } from './rating/rating.js';
-import type { QualityControlSummary, Report, ReportHeader, ResolvedOptions, UnavailableReport } from './report-types.js';
+import type { Report, ReportHeader, ResolvedOptions, UnavailableReport } from './report-types.js';
 import { analyseTiming, DEFAULT_TIMING_RULE, TimingAccumulator, type TimingResult } from './timing/timing.js';
-import type { AnalysisInput, AnalysisOptions, MediaImage } from './types.js';
-import { VIEW_CELLS } from './views/views.js';
+import type {
+  AnalysisOptions,
+  BubbleScreening,
+  MediaImage,
+  PairedVote,
+  PiifaceVote,
+  QualityControlSummary,
+  QuadrupleVote,
+  RatingVote,
+  TimingTrial,
+  TripletVote,
+  VoteSource,
+} from './types.js';
+import { VIEW_CELLS, type ViewsAccumulator } from './views/views.js';
 import { mldsWarnings, pairedWarnings } from './warnings.js';
+
+interface InputCommon {
+  /** Protocol name as stored in the job (e.g. `absolute_category_rating`); printed in the report. */
+  protocol: string;
+  /** What the votes came from (file name, job id); printed in the report. */
+  source?: string;
+  /**
+   * Per-trial timing records, summarised in the report's timing section: a stream read before the votes, or a
+   * TimingAccumulator that reading the votes fills (a stored job's single pass over its answers).
+   */
+  timing?: VoteSource<TimingTrial> | TimingAccumulator;
+  /** Camera poses of 3D objects, filled as the votes are read (a stored job); summarised in the report. */
+  views?: ViewsAccumulator;
+  /** The sessions' quality control, printed in the report (the votes already reflect what it excluded). */
+  quality?: QualityControlSummary;
+}
+
+/** What analyse() reads: the votes of one family, and what the report prints beside them (timing, views, quality). */
+export type AnalysisInput =
+  | (InputCommon & { family: 'rating'; votes: VoteSource<RatingVote> })
+  | (InputCommon & { family: 'paired'; votes: VoteSource<PairedVote> })
+  | (InputCommon & { family: 'mlds'; votes: VoteSource<QuadrupleVote> })
+  | (InputCommon & { family: 'triplet'; votes: VoteSource<TripletVote> })
+  | (InputCommon & {
+      family: 'bubble';
+      votes: VoteSource<BubbleScreening>;
+      /** Image per stimulus and media, drawn under its heatmap. */
+      images?: (stimulus: string, media: 'A' | 'B') => MediaImage | null | undefined;
+    })
+  | (InputCommon & { family: 'piiface'; votes: VoteSource<PiifaceVote> });
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_RESAMPLES = 1000;

@@ -4,10 +4,10 @@
  */
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { analyse } from './analyse.js';
+import { analyse, type AnalysisInput } from './analyse.js';
 import { CsvError } from './csv.js';
 import { writeReport } from './report/write-report.js';
-import type { AnalysisInput, AnalysisOptions, ProgressEvent, RatingScreening } from './types.js';
+import type { AnalysisOptions, ProgressEvent, RatingScreening } from './types.js';
 import { KNOWN_PROTOCOLS, readVotesCsv } from './votes-csv.js';
 
 export const REPORT_OPTIONS_USAGE = `    --seed N              seed of the bootstraps (default 1)

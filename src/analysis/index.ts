@@ -1,5 +1,5 @@
 /** Public API of the analysis core (see README.md). */
-export { analyse, DEFAULT_RESAMPLES, DEFAULT_SEED, resolveOptions, toolVersion, unavailableReport } from './analyse.js';
+export { analyse, DEFAULT_RESAMPLES, DEFAULT_SEED, resolveOptions, toolVersion, unavailableReport, type AnalysisInput } from './analyse.js';
 export { isUnavailable } from './report-types.js';
 export { analysisOptionsOf, progressLines, REPORT_OPTIONS, REPORT_OPTIONS_USAGE, REPORT_USAGE, ReportUsageError, reportFromVotesCommand } from './cli.js';
 export { CsvError, csvLine, csvRecords } from './csv.js';

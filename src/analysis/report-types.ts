@@ -11,7 +11,7 @@ import type { RatingResult } from './rating/rating.js';
 import type { TimingResult } from './timing/timing.js';
 import type { ViewsResult } from './views/views.js';
 import type { NoResults } from './missing.js';
-import type { AnalysisFamily, RatingScreening, TimingRule } from './types.js';
+import type { AnalysisFamily, QualityControlSummary, RatingScreening, TimingRule } from './types.js';
 
 export interface ResolvedOptions {
   seed: number;
@@ -25,33 +25,6 @@ export interface ResolvedOptions {
   bubbleSigma: number | null;
   bubbleCell: number;
   timingRule: TimingRule;
-}
-
-/** Which sessions a stored job's report keeps beyond the default (`--include rejected|excluded`). */
-export interface ReportInclusion {
-  /** Keep sessions rejected for payment (failed checks, straight-lining, answers too fast). */
-  rejected: boolean;
-  /** Keep sessions excluded for technical reasons (timing, media errors, fullscreen, visual tests). */
-  excluded: boolean;
-}
-
-/**
- * Session screening done before the analysis (a stored job's quality control, docs/quality.md): both
- * verdicts of each session (payment, analysis), what each rule decided, and which sessions the report kept. The
- * analysis only reports it.
- */
-export interface QualityControlSummary {
-  include: ReportInclusion;
-  /** `kept`: sessions whose answers are in this report (incomplete and unjudged ones included). */
-  sessions: { completed: number; approved: number; rejected: number; included: number; excluded: number; notJudged: number; incomplete: number; kept: number };
-  rules: Array<{ rule: string; words: string; decides: 'payment' | 'analysis'; passed: number; failed: number; notApplicable: number }>;
-  observers: Array<{
-    observer: string;
-    payment: 'approve' | 'reject' | 'not judged' | 'incomplete';
-    analysis: 'include' | 'exclude' | 'not judged' | 'incomplete';
-    inReport: boolean;
-    failed: Array<{ rule: string; decides: 'payment' | 'analysis'; reason: string }>;
-  }>;
 }
 
 /** A part of the report that could not be computed, and what data it lacks. */

@@ -1,9 +1,8 @@
-import type { QualityControlSummary } from './report-types.js';
-import type { TimingAccumulator } from './timing/timing.js';
-import type { ViewsAccumulator } from './views/views.js';
 /**
  * Input shapes of the analysis: long-format votes, one object per answer, independent of the database.
- * The CSV reader (`votes-csv.ts`) and the stored-job path both produce these.
+ * The CSV reader (`votes-csv.ts`) and the stored-job path both produce these. This module imports none: the
+ * estimators and report-types.ts build on it. (`AnalysisInput`, which also carries the timing and views
+ * accumulators, is analyse.ts's.)
  */
 
 export type AnalysisFamily = 'rating' | 'paired' | 'mlds' | 'triplet' | 'bubble' | 'piiface';
@@ -118,34 +117,32 @@ export interface TimingTrial {
 /** An image shown under a bubble heatmap: a data URL (`data:image/png;base64,…`) or raw bytes. */
 export type MediaImage = { dataUrl: string } | { bytes: Uint8Array; mimeType: string };
 
-interface InputCommon {
-  /** Protocol name as stored in the job (e.g. `absolute_category_rating`); printed in the report. */
-  protocol: string;
-  /** What the votes came from (file name, job id); printed in the report. */
-  source?: string;
-  /**
-   * Per-trial timing records, summarised in the report's timing section: a stream read before the votes, or a
-   * TimingAccumulator that reading the votes fills (a stored job's single pass over its answers).
-   */
-  timing?: VoteSource<TimingTrial> | TimingAccumulator;
-  /** Camera poses of 3D objects, filled as the votes are read (a stored job); summarised in the report. */
-  views?: ViewsAccumulator;
-  /** The sessions' quality control, printed in the report (the votes already reflect what it excluded). */
-  quality?: QualityControlSummary;
+/** Which sessions a stored job's report keeps beyond the default (`--include rejected|excluded`). */
+export interface ReportInclusion {
+  /** Keep sessions rejected for payment (failed checks, straight-lining, answers too fast). */
+  rejected: boolean;
+  /** Keep sessions excluded for technical reasons (timing, media errors, fullscreen, visual tests). */
+  excluded: boolean;
 }
 
-export type AnalysisInput =
-  | (InputCommon & { family: 'rating'; votes: VoteSource<RatingVote> })
-  | (InputCommon & { family: 'paired'; votes: VoteSource<PairedVote> })
-  | (InputCommon & { family: 'mlds'; votes: VoteSource<QuadrupleVote> })
-  | (InputCommon & { family: 'triplet'; votes: VoteSource<TripletVote> })
-  | (InputCommon & {
-      family: 'bubble';
-      votes: VoteSource<BubbleScreening>;
-      /** Image per stimulus and media, drawn under its heatmap. */
-      images?: (stimulus: string, media: 'A' | 'B') => MediaImage | null | undefined;
-    })
-  | (InputCommon & { family: 'piiface'; votes: VoteSource<PiifaceVote> });
+/**
+ * Session screening done before the analysis (a stored job's quality control, docs/quality.md): both
+ * verdicts of each session (payment, analysis), what each rule decided, and which sessions the report kept. The
+ * analysis only reports it.
+ */
+export interface QualityControlSummary {
+  include: ReportInclusion;
+  /** `kept`: sessions whose answers are in this report (incomplete and unjudged ones included). */
+  sessions: { completed: number; approved: number; rejected: number; included: number; excluded: number; notJudged: number; incomplete: number; kept: number };
+  rules: Array<{ rule: string; words: string; decides: 'payment' | 'analysis'; passed: number; failed: number; notApplicable: number }>;
+  observers: Array<{
+    observer: string;
+    payment: 'approve' | 'reject' | 'not judged' | 'incomplete';
+    analysis: 'include' | 'exclude' | 'not judged' | 'incomplete';
+    inReport: boolean;
+    failed: Array<{ rule: string; decides: 'payment' | 'analysis'; reason: string }>;
+  }>;
+}
 
 /** Which observers feed the MOS table and the P.910 model of a rating study. */
 export type RatingScreening = 'none' | 'bt500' | 'p913' | 'correlation';

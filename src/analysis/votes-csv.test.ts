@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL_NAMES, protocolOf } from '../protocols/registry.js';
 import { CsvError } from './csv.js';
-import { familyOfProtocol, ratingScaleOf, readVotesCsv } from './votes-csv.js';
+import { familyOfProtocol, KNOWN_PROTOCOLS, ratingScaleOf, readVotesCsv } from './votes-csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'glimpse-votes-'));
 function file(name: string, text: string): string {
@@ -27,6 +28,24 @@ describe('votes CSV', () => {
     expect(familyOfProtocol('maximum_likelihood_difference_scaling')).toBe('mlds');
     expect(familyOfProtocol('triplet')).toBe('triplet');
     expect(familyOfProtocol('toString')).toBeNull();
+  });
+
+  // The analysis keeps its own table (protocol-families.ts) so that it loads no protocol module: it must say what
+  // the definitions say.
+  it('knows every protocol of the registry, with the family and rating scale its definition gives', () => {
+    expect(KNOWN_PROTOCOLS, 'src/analysis/protocol-families.ts lists the protocols of src/protocols/registry.ts, in its order').toEqual(PROTOCOL_NAMES);
+    for (const name of PROTOCOL_NAMES) {
+      const definition = protocolOf(name)!;
+      const adapter = definition.analysis;
+      expect(familyOfProtocol(name), name).toBe(adapter.family);
+      // The adapters only read which media is rated from the spec; the score depends on the value alone.
+      const spec = { source: 'x', sourceA: 'x', sourceB: 'x' };
+      const scale =
+        adapter.family === 'rating'
+          ? definition.answers.ratingValues.map((value) => adapter.vote({ stimulusId: 0, spec, value, attributes: () => ({}) }).score).sort((a, b) => a - b)
+          : null;
+      expect(ratingScaleOf(name), name).toEqual(scale);
+    }
   });
 
   it('reads ratings with optional columns, ignores extra ones and skips missing answers', async () => {

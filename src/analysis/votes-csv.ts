@@ -3,8 +3,8 @@
  * empty is a missing answer and is skipped (counted); malformed values stop the reading with the row number.
  */
 import { createReadStream } from 'node:fs';
-import { PROTOCOL_NAMES, protocolOf } from '../protocols/registry.js';
 import { CsvError, csvRecords } from './csv.js';
+import { PROTOCOL_FAMILIES, protocolFamilyOf } from './protocol-families.js';
 import type {
   AnalysisFamily,
   BubbleSample,
@@ -16,12 +16,12 @@ import type {
   TripletVote,
 } from './types.js';
 
-/** The family of methods of a protocol: its definition says (src/protocols/<name>/index.ts, `analysis.family`). */
+/** The family of methods of a protocol (protocol-families.ts, as its definition says: `analysis.family`). */
 export function familyOfProtocol(protocol: string): AnalysisFamily | null {
-  return protocolOf(protocol)?.analysis.family ?? null;
+  return protocolFamilyOf(protocol)?.family ?? null;
 }
 
-export const KNOWN_PROTOCOLS: readonly string[] = PROTOCOL_NAMES;
+export const KNOWN_PROTOCOLS: readonly string[] = Object.keys(PROTOCOL_FAMILIES);
 
 /** Required columns per family, then optional ones; `answer` is the column whose empty cell means "no answer". */
 const COLUMNS: Record<AnalysisFamily, { required: string[]; optional: string[]; answer: string }> = {
@@ -57,16 +57,13 @@ export interface VotesCsv<F extends AnalysisFamily = AnalysisFamily> extends Asy
 }
 
 /**
- * The scores a rating protocol can give, on its reporting scale: its stored answer values (`answers.ratingValues`)
- * through its own analysis adapter (ACR: index 0..4 → 5..1). null for the other families.
+ * The scores a rating protocol can give, on its reporting scale, ascending: its stored answer values
+ * (`answers.ratingValues`) through its own analysis adapter (ACR: index 0..4 → 5..1), as protocol-families.ts
+ * keeps them. null for the other families.
  */
 export function ratingScaleOf(protocol: string): number[] | null {
-  const definition = protocolOf(protocol);
-  if (definition?.analysis.family !== 'rating') return null;
-  const adapter = definition.analysis;
-  // The adapters only read which media is rated from the spec; the score depends on the value alone.
-  const spec = { source: 'x', sourceA: 'x', sourceB: 'x' };
-  return definition.answers.ratingValues.map((value) => adapter.vote({ stimulusId: 0, spec, value, attributes: () => ({}) }).score).sort((a, b) => a - b);
+  const scale = protocolFamilyOf(protocol)?.scale;
+  return scale ? [...scale] : null;
 }
 
 /** Opens a votes CSV and checks its header; the rows are read lazily, once. */

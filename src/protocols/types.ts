@@ -133,6 +133,9 @@ export type AnalysisAdapter<Spec = any> =
   | { family: 'piiface'; vote(answer: AnalysedRating<Spec>): Vote<PiifaceVote> }
   | { family: 'bubble'; screenings(answer: AnalysedScreening<Spec>): Array<Vote<BubbleScreening>> };
 
+/** The analysis part of a rating protocol: one stored answer, one score on the reporting scale. */
+export type RatingAdapter<Spec> = Extract<AnalysisAdapter<Spec>, { family: 'rating' }>;
+
 export type { AnalysisFamily };
 
 export interface CheckRules<Spec = any> {

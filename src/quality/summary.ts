@@ -1,4 +1,4 @@
-import type { QualityControlSummary, ReportInclusion } from '../analysis/report-types.js';
+import type { QualityControlSummary, ReportInclusion } from '../analysis/types.js';
 import { reasonInWords, ruleInWords, ruleKind } from './reasons.js';
 import { RULE_NAMES, type RuleOutcome } from './rules.js';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../analyse.js';
+import { analyse, type AnalysisInput } from '../analyse.js';
 import { csvRecords } from '../csv.js';
 import type { Report } from '../report-types.js';
 import { fixtureVotes } from '../test-support.js';
-import type { AnalysisInput, BubbleScreening, PairedVote, RatingVote } from '../types.js';
+import type { BubbleScreening, PairedVote, RatingVote } from '../types.js';
 import { csvCell, writeReport } from './write-report.js';
 import { reportTables } from './tables.js';
 

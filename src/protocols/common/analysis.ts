@@ -1,5 +1,5 @@
 import type { GenericStimulusSpec } from '../../contract/stimulus.js';
-import type { AnalysedRating, AnalysisAdapter, CheckRules } from '../types.js';
+import type { AnalysedRating, AnalysisAdapter, CheckRules, RatingAdapter } from '../types.js';
 import { choiceChecks } from './checks.js';
 
 /**
@@ -9,8 +9,6 @@ import { choiceChecks } from './checks.js';
  */
 
 /** A rating scale: the stimulus is one media, its score on the reporting scale, grouped by its attributes. */
-export type RatingAdapter<Spec> = Extract<AnalysisAdapter<Spec>, { family: 'rating' }>;
-
 export function ratingAnalysis(stimulusOf: (spec: GenericStimulusSpec) => string, scoreOf: (value: number) => number): RatingAdapter<GenericStimulusSpec> {
   return {
     family: 'rating',

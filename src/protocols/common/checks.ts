@@ -1,6 +1,5 @@
 import type { StimulusCheck } from '../../contract/quality.js';
-import type { AnalysedRating, CheckRules, JsonSchema } from '../types.js';
-import type { RatingAdapter } from './analysis.js';
+import type { AnalysedRating, CheckRules, JsonSchema, RatingAdapter } from '../types.js';
 import type { LevelScale } from './levels/levels.js';
 
 /**

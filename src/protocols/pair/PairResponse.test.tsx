@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../../web/i18n/en.js';
 import { fr } from '../../web/i18n/fr.js';
 import { button, click, render, type Rendered } from '../../web/testing/renderDom.js';
+import type { PairAnswer } from '../common/choice/ChoiceResponse.js';
 import { PairResponse } from './PairResponse.js';
-import type { PairAnswer } from './plan.js';
 
 let page: Rendered | undefined;
 afterEach(() => page?.unmount());

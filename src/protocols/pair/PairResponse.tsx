@@ -1,6 +1,6 @@
-import { ChoiceDialog } from '../common/choice/ChoiceResponse.js';
+import { ChoiceDialog, type PairAnswer } from '../common/choice/ChoiceResponse.js';
 import type { ResponseViewProps } from '../types.js';
-import { pairLabels, type PairAnswer, type PairParams } from './plan.js';
+import { pairLabels, type PairParams } from './plan.js';
 
 /**
  * The pair vote dialog (SPEC §4 steps 2-5): the shared two-option dialog with the labels of the pair's layout,

@@ -3,7 +3,7 @@ import type { PlaylistStimulus } from '../../contract/playlist.js';
 import { layoutOneAfterAnother, layoutQuadruplet, layoutSideBySide, type MediaBox } from '../../web/stage/layouts.js';
 import type { PresentationStep, StageItem } from '../../web/stage/types.js';
 import type { ObjectOptions } from '../../contract/objects.js';
-import type { ChoiceLabels } from '../common/choice/ChoiceResponse.js';
+import type { ChoiceLabels, PairAnswer } from '../common/choice/ChoiceResponse.js';
 import { CHOICE_DIALOG, layoutObjects, objectEnd, objectEndBeforeNext, objectOptions, showsObjects, withObject, type DialogRoom } from '../common/objects.js';
 import type { PlanContext } from '../types.js';
 
@@ -112,9 +112,6 @@ function planObjectPair(
 function step(label: string, items: StageItem[], end: PresentationStep['end']): PresentationStep {
   return { label, items, end };
 }
-
-/** SPEC §3 client state: the answer is optionimageA (first/left/top), optionimageB, or none. */
-export type PairAnswer = 'optionimageA' | 'optionimageB';
 
 /** SPEC §5: 'Left Video' or the first option gives 0, anything else gives 1. */
 export function pairValue(answer: PairAnswer): number {

@@ -1,6 +1,7 @@
+import type { PairAnswer } from '../common/choice/ChoiceResponse.js';
 import type { StagedModule } from '../types.js';
 import { PairResponse } from './PairResponse.js';
-import { PAIR_CATEGORIES, pairLabels, pairMedia, pairParams, pairValue, planPair, type PairAnswer, type PairParams } from './plan.js';
+import { PAIR_CATEGORIES, pairLabels, pairMedia, pairParams, pairValue, planPair, type PairParams } from './plan.js';
 
 /** The pair comparison's web part: layouts 1-4, the First/Last dialog with Replay. */
 const pairWeb: StagedModule<PairParams, PairAnswer> = {

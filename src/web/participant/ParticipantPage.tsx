@@ -12,15 +12,9 @@ import { FullscreenDialog, wantsFullscreenDialog } from '../screens/FullscreenDi
 import { OrientationDialog } from '../screens/OrientationDialog.js';
 import { useStrings } from '../screens/useStrings.js';
 import { QUESTION_BAND_PX, questionAlongTest } from './layout.js';
-import { PhaseView, preloadJourneyScreens } from './PhaseView.js';
+import { PhaseView, preloadJourneyScreens, type LoadedProtocol } from './PhaseView.js';
 import { StageHost, useStageLifecycle } from './StageHost.js';
 import './participant.css';
-
-/** The protocol's web part, loaded, with its own query parameters parsed (interactive protocols). */
-export interface LoadedProtocol {
-  module: WebModule;
-  query: unknown;
-}
 
 interface PageSetup {
   store: GlimpseStore;

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
+import type { WebModule } from '../../protocols/types.js';
 import { showsObjects } from '../../protocols/common/objects.js';
 import { useGlimpse } from '../flow/StoreContext.js';
 import type { GlimpseState } from '../flow/store.js';
@@ -10,7 +11,6 @@ import { MediaLoading } from '../screens/MediaLoading.js';
 import { Spinner } from '../screens/Spinner.js';
 import { useStrings } from '../screens/useStrings.js';
 import type { StageController } from '../stage/types.js';
-import type { LoadedProtocol } from './ParticipantPage.js';
 import { StagedPhase } from './StagedPhase.js';
 
 // Screens with heavy dependencies (ua-parser-js, DOMPurify) are separate chunks, fetched while the job loads
@@ -38,6 +38,12 @@ function instructionImageOf(s: GlimpseState): string | undefined {
   if (!s.playlist) return undefined;
   const stimuli = [...s.playlist.stimulis, ...(s.playlist.stimulis_training ?? [])] as PlaylistStimulus[];
   return stimuli.some(showsObjects) ? objectInstructionImage : instructionImage;
+}
+
+/** The protocol's web part, loaded, with its own query parameters parsed (interactive protocols). */
+export interface LoadedProtocol {
+  module: WebModule;
+  query: unknown;
 }
 
 export interface PhaseViewProps {

@@ -6,12 +6,39 @@
  * rotation says (the layout then uses the turned size, as a <video> element does). One pass per new frame.
  */
 import { BufferImageSource, Container, GlProgram, Mesh, RenderTexture, Shader, UniformGroup } from 'pixi.js';
-import type { MeshGeometry, WebGLRenderer } from 'pixi.js';
+import type { MeshGeometry, Renderer, Texture, WebGLRenderer } from 'pixi.js';
 import quadVertex from '../../../shaders/quad.vert?raw';
 import yuvToRgbFragment from '../../../shaders/video/yuv-to-rgb.frag?raw';
 import { unitQuad } from './bubble/passMesh';
-import type { FrameCopier, PlanesTarget } from './clipTexture';
-import { conversionConstants } from './videoColour';
+import { conversionConstants, type ClipColour } from './videoColour';
+
+/** Where the planes path converts: the stage's renderer (WebGL) and the clip's matrix and range. */
+export interface PlanesTarget {
+  renderer: Renderer;
+  colour: ClipColour;
+  /** The container's rotation, clockwise degrees (0, 90, 180, 270). */
+  rotation?: number;
+}
+
+/**
+ * How the copying paths get a frame's bytes and show them: RGBA converted by the browser (clipTexture.ts), or planes
+ * by the GPU (here).
+ */
+export interface FrameCopier {
+  readonly path: 'planes' | 'pixels';
+  readonly texture: Texture;
+  /** The picture as drawn (the planes path turns a rotated clip). */
+  readonly width: number;
+  readonly height: number;
+  /** Bytes of one frame's buffer. */
+  readonly bytes: number;
+  /** Bytes the texture itself holds beyond the buffers (the planes path's converted RGBA). */
+  readonly textureBytes: number;
+  copy(frame: VideoFrame, into: Uint8Array): Promise<unknown>;
+  /** Put these bytes on the texture (now, or at the next render). */
+  upload(bytes: Uint8Array): void;
+  destroy(): void;
+}
 
 let program: GlProgram | null = null;
 
@@ -119,7 +146,11 @@ export function createPlanesCopier(first: VideoFrame, { renderer, colour, rotati
       renderer.render({ container: scene, target, clear: false });
     },
     destroy() {
+      // Mesh.destroy leaves its geometry: the quad's vertex array and its three GL buffers stayed for the page's life,
+      // one set per clip ever released (issue 36, leaks.display.test.ts).
+      const geometry = mesh.geometry;
       scene.destroy({ children: true });
+      geometry.destroy(true);
       shader.destroy();
       for (const source of new Set([luma, chromaU, chromaV])) source.destroy();
       target.destroy(true);

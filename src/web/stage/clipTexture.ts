@@ -16,9 +16,7 @@
  * VideoFrame; frame 0 is kept apart for a rewound clip.
  */
 import { BufferImageSource, ImageSource, Texture } from 'pixi.js';
-import type { Renderer } from 'pixi.js';
-import { createPlanesCopier } from './clipPlanes';
-import type { ClipColour } from './videoColour';
+import { createPlanesCopier, type FrameCopier, type PlanesTarget } from './clipPlanes';
 
 /** A decoded clip frame waiting to be shown. */
 export interface PendingFrame {
@@ -90,14 +88,6 @@ export function detectRgbaCopy(frame: VideoFrame): boolean {
   }
 }
 
-/** Where the planes path converts: the stage's renderer (WebGL) and the clip's matrix and range. */
-export interface PlanesTarget {
-  renderer: Renderer;
-  colour: ClipColour;
-  /** The container's rotation, clockwise degrees (0, 90, 180, 270). */
-  rotation?: number;
-}
-
 /**
  * The texture for a clip, from its frame 0 (owned from now on; closed here or kept for a rewind): the planes path
  * where the stage converts (`planes` given, and `copyPixels`), else the pixels path where the browser converts,
@@ -127,23 +117,6 @@ export async function createClipTexture(first: VideoFrame, copyPixels = true, pl
     }
   }
   return new FramesClipTexture(first);
-}
-
-/** How the copying paths get a frame's bytes and show them: RGBA converted by the browser, or planes by the GPU. */
-export interface FrameCopier {
-  readonly path: 'planes' | 'pixels';
-  readonly texture: Texture;
-  /** The picture as drawn (the planes path turns a rotated clip). */
-  readonly width: number;
-  readonly height: number;
-  /** Bytes of one frame's buffer. */
-  readonly bytes: number;
-  /** Bytes the texture itself holds beyond the buffers (the planes path's converted RGBA). */
-  readonly textureBytes: number;
-  copy(frame: VideoFrame, into: Uint8Array): Promise<unknown>;
-  /** Put these bytes on the texture (now, or at the next render). */
-  upload(bytes: Uint8Array): void;
-  destroy(): void;
 }
 
 /** The browser converts to sRGB RGBA bytes; the texture uploads them as they are. */

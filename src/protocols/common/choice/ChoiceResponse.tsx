@@ -1,8 +1,13 @@
 import { useState } from 'react';
 import type { Strings } from '../../../web/i18n/en.js';
-import type { PairAnswer } from '../../pair/plan.js';
 import { submitAnswer } from '../submitAnswer.js';
 import type { ResponseViewProps } from '../../types.js';
+
+/**
+ * SPEC §3 client state: the answer is optionimageA (first/left/top), optionimageB, or none. The answer of every
+ * two-option dialog (pairs, MLDS, triplets), named after the pair comparison.
+ */
+export type PairAnswer = 'optionimageA' | 'optionimageB';
 
 /** Labels of a two-option vote dialog (SPEC §2 "Rating dialogs"): the first/left/top option, the other, replay. */
 export interface ChoiceLabels {

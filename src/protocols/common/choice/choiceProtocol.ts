@@ -1,6 +1,6 @@
-import { pairValue, type PairAnswer } from '../../pair/plan.js';
+import { pairValue } from '../../pair/plan.js';
 import type { StagedModule } from '../../types.js';
-import { ChoiceResponse, type ChoiceParams } from './ChoiceResponse.js';
+import { ChoiceResponse, type ChoiceParams, type PairAnswer } from './ChoiceResponse.js';
 
 /**
  * A two-option staged protocol (MLDS, triplet): the two-option dialog with the job's labels, and a positional value
