@@ -282,6 +282,38 @@ export class VirtualDisplay {
     }
   }
 
+  /**
+   * Minimizes the display's window ('minimized') or brings it back ('normal'), as a participant minimizing the
+   * browser: the page gets `visibilitychange` and `document.visibilityState` 'hidden' (rAF stops), then 'visible'.
+   * Sends no frame; resolves once the page sees the new state. Frames sent while minimized are still captured: they
+   * hold the compositor's last picture, which no screen shows. (Browser.setWindowBounds; in chromium-headless-shell
+   * Page.setWebLifecycleState 'frozen' hides the page too but 'active' does not show it again, and
+   * Target.activateTarget of another tab hides nothing: every headless target is a window of its own.)
+   */
+  async setWindowState(state: 'minimized' | 'normal'): Promise<void> {
+    const { targetInfo } = await this.pipe.send<{ targetInfo: { targetId: string } }>('Target.getTargetInfo', {}, this.sessionId);
+    const { windowId } = await this.pipe.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId: targetInfo.targetId });
+    await this.pipe.send('Browser.setWindowBounds', { windowId, bounds: { windowState: state } });
+    const expected = state === 'minimized' ? 'hidden' : 'visible';
+    for (let tries = 0; (await this.read(() => document.visibilityState, null)) !== expected; tries++) {
+      if (tries >= 500) throw new Error(`virtual display: the page is not ${expected} after its window was made ${state}`);
+      await sleep(10);
+    }
+  }
+
+  /**
+   * The page's device pixel ratio from now on, its CSS size unchanged (a window moved to a screen of another scale):
+   * `devicePixelRatio` and `(resolution)` media queries change and their `change` listeners run. Sends no frame.
+   * Emulated (Emulation.setDeviceMetricsOverride), so captures stay in the launch ratio's pixels with the page's
+   * drawing scaled to them. Chromium 156 runs no media query listener after a ratio-only override, so a no-op
+   * Emulation.setEmulatedMedia (which clears any emulated media type or features) follows it to make it evaluate them
+   * again; it fires no resize and no device-pixel-content-box ResizeObserver callback.
+   */
+  async setDeviceScaleFactor(ratio: number): Promise<void> {
+    await this.pipe.send('Emulation.setDeviceMetricsOverride', { width: this.width, height: this.height, deviceScaleFactor: ratio, mobile: false }, this.sessionId);
+    await this.pipe.send('Emulation.setEmulatedMedia', { media: '' }, this.sessionId);
+  }
+
   /** A mouse event at CSS px (x, y) (`Input.dispatchMouseEvent`), frames sent until Chromium acknowledges it. */
   async mouse(type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number, pump: PumpOptions = {}): Promise<DisplayFrame[]> {
     const buttons = type === 'mouseMoved' ? {} : { button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 };

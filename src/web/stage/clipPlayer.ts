@@ -29,6 +29,60 @@ export const IDLE_AHEAD = 2;
  */
 const IDLE_STALL_MS = 500;
 
+/**
+ * A clip whose packets take at most this many bytes is decoded whole when it is prepared (each frame closed as it
+ * comes), so a clip corrupt part-way fails its preparation, naming the file, never its trial. 32 MiB is a 25 s
+ * 1080p clip at 10 Mb/s; a larger clip is checked only as it plays (docs/timing.md "When the stage cannot draw").
+ */
+export const DECODE_WHOLE_BYTES = 32 * 1024 * 1024;
+/** Chunks queued in the checking decoder at most: a whole clip queued at once would hold a copy of every packet. */
+const CHECK_QUEUE = 8;
+
+/**
+ * Leak checks (issue 36; the debug hook's `resources()`): what this page's clips hold now. A few counters, kept as
+ * frames, decoders and players come and go.
+ */
+export const clipResources = {
+  /** VideoFrames out of a clip's decoder (or cloned from one) not closed yet. */
+  openFrames: 0,
+  /** Players opened and not released, and the encoded packets (count, bytes) they hold. */
+  players: 0,
+  packets: 0,
+  packetBytes: 0,
+  /** VideoDecoders made here and not closed (a decoder closes itself on an error). */
+  get decoders(): number {
+    pruneDecoders();
+    return decoders.size;
+  },
+};
+
+const decoders = new Set<VideoDecoder>();
+
+function pruneDecoders(): void {
+  for (const decoder of decoders) if (decoder.state === 'closed') decoders.delete(decoder);
+}
+
+function trackDecoder(decoder: VideoDecoder): VideoDecoder {
+  pruneDecoders();
+  decoders.add(decoder);
+  return decoder;
+}
+
+/** Counts the frame open until its (first) close; its clones are counted the same way. */
+function trackFrame(frame: VideoFrame): VideoFrame {
+  clipResources.openFrames++;
+  const close = frame.close.bind(frame);
+  const clone = frame.clone.bind(frame);
+  let open = true;
+  frame.close = () => {
+    if (open) clipResources.openFrames--;
+    open = false;
+    close();
+  };
+  frame.clone = () => trackFrame(clone());
+  return frame;
+}
+
 /** What the container says about a clip's video track. */
 export interface DemuxedClip {
   timeline: ClipTimeline;
@@ -134,6 +188,9 @@ export class ClipPlayer {
     this.texture = frames.texture;
     this.idleInFlight = IDLE_AHEAD - 1 + reorderSpan(clip.packets);
     this.idleLimit = this.idleInFlight;
+    clipResources.players++;
+    clipResources.packets += clip.packets.length;
+    clipResources.packetBytes += clip.packets.reduce((sum, { packet }) => sum + packet.byteLength, 0);
   }
 
   /**
@@ -143,6 +200,13 @@ export class ClipPlayer {
    * "Video").
    */
   static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }, copyPixels = true, renderer?: Renderer): Promise<ClipPlayer | null> {
+    if (clip.packets.reduce((sum, p) => sum + p.packet.byteLength, 0) <= DECODE_WHOLE_BYTES) {
+      try {
+        await decodeWhole(clip);
+      } catch (error) {
+        throw new StageMediaError(name, 'video', 'decode', `it cannot be decoded whole: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     const first = await decodeFirstFrame(clip).catch(() => null);
     if (!first) return null;
     const planes = renderer ? { renderer, colour: clip.colour, rotation: clip.rotation } : undefined;
@@ -233,6 +297,11 @@ export class ClipPlayer {
   }
 
   release(): void {
+    if (!this.released) {
+      clipResources.players--;
+      clipResources.packets -= this.clip.packets.length;
+      clipResources.packetBytes -= this.clip.packets.reduce((sum, { packet }) => sum + packet.byteLength, 0);
+    }
     this.released = true;
     this.stopDecoder();
     this.markPrimed();
@@ -253,13 +322,13 @@ export class ClipPlayer {
     this.pending = 0;
     this.flushed = false;
     this.idleLimit = this.idleInFlight;
-    const decoder = new VideoDecoder({
-      output: (frame) => this.receive(decoder, frame),
+    const decoder: VideoDecoder = trackDecoder(new VideoDecoder({
+      output: (frame) => this.receive(decoder, trackFrame(frame)),
       error: (error) => {
         if (this.decoder !== decoder) return;
         this.fail(error instanceof Error ? error : new Error(String(error)));
       },
-    });
+    }));
     this.onPrimed?.();
     const primed = new Promise<void>((resolve) => {
       this.onPrimed = resolve;
@@ -359,20 +428,55 @@ export function reorderSpan(packets: ReadonlyArray<{ index: number }>): number {
   return span;
 }
 
+/**
+ * Decodes every packet of the clip, closing each frame as it comes out (a few chunks queued at a time); rejects on a
+ * decoder error or when fewer frames came out than the clip has packets.
+ */
+async function decodeWhole(clip: DemuxedClip & { config: VideoDecoderConfig }): Promise<void> {
+  let frames = 0;
+  let failure: unknown = null;
+  const decoder = new VideoDecoder({
+    output: (frame) => {
+      frames++;
+      frame.close();
+    },
+    error: (error) => {
+      failure = error;
+    },
+  });
+  const dequeued = () => new Promise((resolve) => decoder.addEventListener('dequeue', resolve, { once: true }));
+  try {
+    decoder.configure({ ...clip.config, optimizeForLatency: true });
+    for (const { packet } of clip.packets) {
+      while (failure === null && decoder.decodeQueueSize >= CHECK_QUEUE && 'ondequeue' in decoder) await dequeued();
+      if (failure !== null || decoder.state === 'closed') break;
+      decoder.decode(packet.toEncodedVideoChunk());
+    }
+    if (failure === null && decoder.state !== 'closed') await decoder.flush();
+  } catch (error) {
+    failure ??= error;
+  } finally {
+    if (decoder.state !== 'closed') decoder.close();
+  }
+  if (failure !== null) throw failure instanceof Error ? failure : new Error(String(failure));
+  if (frames < clip.packets.length) throw new Error(`${clip.packets.length - frames} of its ${clip.packets.length} frames did not decode`);
+}
+
 /** Decode packets from the start until the first frame in presentation order comes out. */
 async function decodeFirstFrame(clip: DemuxedClip & { config: VideoDecoderConfig }): Promise<VideoFrame> {
   const first = clip.packets.findIndex((p) => p.index === 0);
   let result: VideoFrame | null = null;
   let failure: unknown = null;
-  const decoder = new VideoDecoder({
-    output: (frame) => {
+  const decoder = trackDecoder(new VideoDecoder({
+    output: (output) => {
+      const frame = trackFrame(output);
       if (!result && frame.timestamp === Math.round(clip.packets[first].packet.timestamp * 1e6)) result = frame;
       else frame.close();
     },
     error: (error) => {
       failure = error;
     },
-  });
+  }));
   try {
     decoder.configure({ ...clip.config, optimizeForLatency: true });
     for (const { packet } of clip.packets.slice(0, Math.max(first + 1, DECODE_AHEAD))) decoder.decode(packet.toEncodedVideoChunk());

@@ -9,6 +9,32 @@ import type { CameraPose } from './objects/objectPose';
 
 export type Rgba = [number, number, number, number];
 
+/** What the stage holds now (leak checks, issue 36): back to the idle counts once the media are released. */
+export interface StageResources {
+  /** Media prepared (the media cache), the stage-clock clips among them and the decoded bytes they hold. */
+  prepared: number;
+  clips: number;
+  clipBytes: number;
+  /** Clip players not released, and the encoded packets (count, bytes) they keep. */
+  players: number;
+  packets: number;
+  packetBytes: number;
+  /** VideoFrames from the clips' decoders (and their clones) not closed. */
+  videoFrames: number;
+  /** The clips' VideoDecoders not closed. */
+  decoders: number;
+  /** What PixiJS holds on the GPU: texture sources (images, clips' textures and planes, render textures), buffers and
+   * geometries (the clips' conversion quads, the bubble's meshes). */
+  pixiTextures: number;
+  pixiBuffers: number;
+  pixiGeometries: number;
+  /** 3D: three.js render targets kept (one per item size drawn now, and the upload's), and its GPU textures and
+   * geometries; zeros before the first model. */
+  renderTargets: number;
+  threeTextures: number;
+  threeGeometries: number;
+}
+
 export interface GlimpseStageDebug {
   /** Measured refresh period, ms. */
   readonly refreshMs: number;
@@ -48,6 +74,8 @@ export interface GlimpseStageDebug {
   readonly objectPose: (CameraPose & { frame: number }) | null;
   /** 3D: where the objects on screen are drawn now (canvas CSS px); empty when none is (a turntable has ended). */
   readonly objectRects: Rect[];
+  /** Leak checks: what the stage holds now (frames, decoders, packets, textures, render targets). */
+  resources(): StageResources;
 }
 
 declare global {

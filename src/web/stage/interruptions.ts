@@ -25,6 +25,8 @@ export class InterruptionWatch {
     canvas: HTMLCanvasElement,
     private readonly onInterrupt: (cause: StageInterruption) => void,
     clock: { start(): void; stop(): void },
+    /** The device pixel ratio changed: the engine measures its canvas again (a ratio-only change may bring no resize). */
+    private readonly onPixelRatio: () => void = () => undefined,
   ) {
     const listen = (target: EventTarget, type: string, handler: (event: Event) => void) => {
       target.addEventListener(type, handler);
@@ -100,6 +102,7 @@ export class InterruptionWatch {
     const query = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
     const changed = () => {
       query.removeEventListener('change', changed);
+      this.onPixelRatio();
       this.displayChanged();
       this.watchPixelRatio();
     };

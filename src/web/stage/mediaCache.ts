@@ -98,6 +98,12 @@ export class MediaCache {
     this.evict(new Set([...keep, ...unique]));
   }
 
+  /** Leak checks (the debug hook's `resources()`): media prepared now, the clips among them and their decoded bytes. */
+  resources(): { prepared: number; clips: number; clipBytes: number } {
+    const clips = [...this.ready.values()].filter((entry) => entry.clip);
+    return { prepared: this.ready.size, clips: clips.length, clipBytes: clips.reduce((sum, entry) => sum + (entry.heldBytes?.() ?? 0), 0) };
+  }
+
   destroy(): void {
     this.destroyed = true;
     for (const entry of this.ready.values()) entry.release();

@@ -21,6 +21,7 @@ import { StageInterruptedError, type StageMediaError } from './errors';
 import { InterruptionWatch, type StageInterruption } from './interruptions';
 import { FrameClock } from './frameClock';
 import type { FrameInfo, FrameScheduler } from './frameClock';
+import { clipResources } from './clipPlayer';
 import { MediaCache, sampleWith, type VideoPath } from './mediaCache';
 import { OBJECT_DEFAULTS } from '../../contract/objects';
 import type { LoadedModel } from './objects/modelLoader';
@@ -134,7 +135,8 @@ export class StageEngine implements StageController {
     this.pointerEvents = options.pointerEvents ?? window;
     this.pointerSource = options.pointer ?? null;
     this.clock = new FrameClock(options.scheduler);
-    this.interruptions = new InterruptionWatch(this.app.canvas, (cause) => this.interrupt(cause), this.clock);
+    // A new ratio with the same CSS size reports no ResizeObserver box under emulation, nor in Safari: measured here.
+    this.interruptions = new InterruptionWatch(this.app.canvas, (cause) => this.interrupt(cause), this.clock, () => this.measureHost());
     this.background = options.background;
     this.media = new MediaCache(options.lookup, this.app.renderer, undefined, options.videoPath, (loaded) => this.uploadModel(loaded));
     this.bubble = new BubbleLayer(this.app.renderer, this.app.stage);
@@ -230,6 +232,27 @@ export class StageEngine implements StageController {
       videoUpload: (media) => {
         const entry = this.media.peek(media);
         return entry?.clip ? entry.clip.uploadPath : entry?.video ? 'element' : null;
+      },
+      resources: () => {
+        const three = this.objectRendererNow;
+        // PixiJS's own hashes of what it holds on the GPU (a released resource leaves a null behind: not counted).
+        type Held = { items?: Record<string, unknown> } | undefined;
+        const systems = this.app.renderer as unknown as Record<'texture' | 'buffer' | 'geometry', Record<string, Held> | undefined>;
+        const live = (hash: Held) => (hash?.items ? Object.values(hash.items).filter(Boolean).length : 0);
+        return {
+          ...this.media.resources(),
+          players: clipResources.players,
+          packets: clipResources.packets,
+          packetBytes: clipResources.packetBytes,
+          videoFrames: clipResources.openFrames,
+          decoders: clipResources.decoders,
+          pixiTextures: live(systems.texture?._managedTextures),
+          pixiBuffers: live(systems.buffer?._managedBuffers),
+          pixiGeometries: live(systems.geometry?._managedGeometries),
+          renderTargets: three?.renderTargets ?? 0,
+          threeTextures: three?.gpuMemory.textures ?? 0,
+          threeGeometries: three?.gpuMemory.geometries ?? 0,
+        };
       },
       measureRender: (on) => {
         const costs = this.renderCosts ?? [];

@@ -123,6 +123,12 @@ export class ObjectRenderer {
     return this.targets.size;
   }
 
+  /** Textures (render targets' included) and geometries three.js holds on the GPU now (the debug hook's leak checks). */
+  get gpuMemory(): { textures: number; geometries: number } {
+    const { textures, geometries } = this.three.info.memory;
+    return { textures, geometries };
+  }
+
   setBackground(css: string): void {
     this.background.setStyle(css);
   }
