@@ -150,3 +150,34 @@ test('a missing confidence turns Next image red and stores nothing', async ({ pa
   expect(ratings.map((r) => ({ stimulus: r.stimulus_id, value: r.value }))).toEqual([{ stimulus: playlist.stimulis[0]!.stimuli_id, value: 31 }]);
   expect(posts).toHaveLength(1);
 });
+
+test('a window made too small while a face is up gets the message; enlarged, the face is drawn again and the answer keeps both plays', async ({ page, glimpse, participant }) => {
+  const playlist = await startTraining(page, participant.linkTo(JOB));
+  await waitForFace(page, playlist.stimulis_training[0]!, 0, true);
+  await page.getByRole('button', { name: 'Next image' }).click();
+  await page.getByRole('button', { name: 'Go to the test' }).click();
+  await waitForFace(page, playlist.stimulis[0]!, 0, false);
+
+  // The 320×320 face needs 320 px left of the 360 px panel: a 600 px window has 240.
+  await page.setViewportSize({ width: 600, height: 720 });
+  await expect(page.locator('#window-small p').first()).toHaveText(
+    'The images of this test are shown pixel for pixel, never shrunk. Please enlarge your browser window to at least 680×720 (it is 600×720 now): maximise it, or switch to full screen. The test goes on by itself once the window is large enough.',
+    { timeout: 15_000 },
+  );
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await expect(page.locator('#window-small')).toHaveCount(0, { timeout: 15_000 });
+  await expect.poll(() => pixelAtFaceCentre(page), { timeout: 15_000 }).not.toEqual([255, 255, 255, 255]);
+  await page.getByLabel('Sadness', { exact: true }).check();
+  await page.getByLabel('Very confident', { exact: true }).check();
+  await page.getByRole('button', { name: 'Next image' }).click();
+  await expect(page.locator('#piiface-trial')).toHaveAttribute('data-index', '1', { timeout: 30_000 });
+
+  const session = (await participant.session(JOB))!;
+  const [rating] = await ratingsOf(glimpse, session.id);
+  const timing = JSON.parse(rating!.timing!) as { plays: Array<Array<{ endedBy?: string; interrupted?: { cause: string } }>> };
+  // The face as first drawn, interrupted by each resize (the canvas changed size), then the play the answer ended.
+  const ends = timing.plays.map((play) => play.at(-1)!);
+  expect(ends.at(-1)!.endedBy).toBe('answer');
+  expect(ends.slice(0, -1).length).toBeGreaterThanOrEqual(1);
+  for (const end of ends.slice(0, -1)) expect(end.interrupted?.cause).toBe('display-changed');
+});

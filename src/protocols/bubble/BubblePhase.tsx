@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { DEFAULT_INTERRUPTIONS } from '../../contract/job.js';
 import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
 import { inTraining } from '../../web/flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../../web/flow/StoreContext.js';
@@ -38,7 +39,8 @@ export function BubblePhase({ query, stage }: InteractiveTestProps<BubbleQuery>)
   const [samples] = useState(createSampleStore);
   const mapping: StimulusMapping = useRef((x: number, y: number) => ({ x, y }));
   usePointerSamples(samples, mapping);
-  const run = useBubbleTrials({ store, stage, samples, mapping, query, freeTask: isFreeTask(query), stimuli: stimuli ?? [], training, scaling: job.scaling, onDone });
+  const interruptions = useMemo(() => ({ mode: job.interruptedTrials ?? DEFAULT_INTERRUPTIONS.mode, replays: job.interruptionReplays ?? DEFAULT_INTERRUPTIONS.replays }), [job]);
+  const run = useBubbleTrials({ store, stage, samples, mapping, query, freeTask: isFreeTask(query), stimuli: stimuli ?? [], training, scaling: job.scaling, interruptions, onDone });
 
   useEffect(() => {
     if (stimuli === null) {
@@ -79,6 +81,11 @@ export function BubblePhase({ query, stage }: InteractiveTestProps<BubbleQuery>)
         </div>
       )}
       {step.kind === 'centering' && run.windowNeed && <WindowTooSmall need={run.windowNeed} />}
+      {step.kind === 'centering' && step.reason === 'interrupted' && !run.windowNeed && (
+        <p className="test-message bubble-interrupted" id="stage-interrupted">
+          {t.stageInterrupted}
+        </p>
+      )}
       {step.kind === 'centering' && !run.windowNeed && (
         <CenteringGate key={`${run.trial.index}:${run.trial.replays}`} samples={samples} centre={centre} repetition={step.reason === 'repeat'} onCentered={onCentered} />
       )}

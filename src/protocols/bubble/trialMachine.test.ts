@@ -34,6 +34,23 @@ describe('bubble trial machine (SPEC §4 bubble test)', () => {
     ]);
   });
 
+  it('an interrupted play (ready or playing) goes back to its centering, the same play again: not a replay', () => {
+    expect(run({ ...base, repetitions: 1 }, ['CENTERED', 'INTERRUPTED', 'CENTERED', 'CLICKED', 'INTERRUPTED', ...play, 'RATED', 'INTERRUPTED'])).toEqual([
+      '0/0/centering:first',
+      '0/0/ready',
+      '0/0/centering:interrupted',
+      '0/0/ready',
+      '0/0/playing',
+      '0/0/centering:interrupted',
+      '0/0/ready',
+      '0/0/playing',
+      '0/0/rating',
+      '0/1/centering:repeat',
+      // Not playing: nothing to interrupt.
+      '0/1/centering:repeat',
+    ]);
+  });
+
   it('nr forced repetitions come with the repetition centering; the count resets for the next stimulus', () => {
     const states = run({ ...base, repetitions: 2 }, [...play, 'RATED', ...play, 'RATED', ...play, 'RATED']);
     expect(states.filter((s) => s.includes('centering'))).toEqual(['0/0/centering:first', '0/1/centering:repeat', '0/2/centering:repeat', '1/0/centering:first']);

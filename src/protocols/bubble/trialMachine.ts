@@ -8,6 +8,8 @@
  *       else if rp              → explore ("Did you need to explore more the sequence?")
  *       else                    → next stimulus (replay count back to 0), or done after the last
  *   explore ──EXPLORE_YES──▶ centering ('explore'), replay;  ──EXPLORE_NO──▶ next stimulus / done
+ *   ready / playing ──INTERRUPTED──▶ centering ('interrupted'): the stage stopped drawing (a hidden page, a lost
+ *       context, another screen); the same play again from its start, not a replay of the participant's
  *
  * `replays` counts the replays of the current stimulus (0 on its first play); it is the rating's nbReplay and
  * the screening_no of the mouse log.
@@ -26,7 +28,7 @@ export interface TrialOptions {
   start?: number;
 }
 
-export type CenteringReason = 'first' | 'repeat' | 'explore';
+export type CenteringReason = 'first' | 'repeat' | 'explore' | 'interrupted';
 
 export type TrialStep =
   | { kind: 'centering'; reason: CenteringReason }
@@ -48,7 +50,8 @@ export type TrialEvent =
   | { type: 'PLAYED' }
   | { type: 'RATED' }
   | { type: 'EXPLORE_YES' }
-  | { type: 'EXPLORE_NO' };
+  | { type: 'EXPLORE_NO' }
+  | { type: 'INTERRUPTED' };
 
 export function firstTrial(options: TrialOptions): TrialState {
   const index = options.start ?? 0;
@@ -77,8 +80,10 @@ export function trialTransition(state: TrialState, event: TrialEvent, options: T
     case 'centering':
       return event.type === 'CENTERED' ? { ...state, step: { kind: 'ready' } } : state;
     case 'ready':
+      if (event.type === 'INTERRUPTED') return { ...state, step: { kind: 'centering', reason: 'interrupted' } };
       return event.type === 'CLICKED' ? { ...state, step: { kind: 'playing' } } : state;
     case 'playing':
+      if (event.type === 'INTERRUPTED') return { ...state, step: { kind: 'centering', reason: 'interrupted' } };
       if (event.type !== 'PLAYED') return state;
       return options.freeTask ? afterAnswer(state, options) : { ...state, step: { kind: 'rating' } };
     case 'rating':

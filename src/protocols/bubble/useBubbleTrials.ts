@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { DEFAULT_SCALING, type Scaling } from '../../contract/job.js';
+import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
 import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
 import { answerPipelineOf } from '../../web/flow/answers.js';
 import type { GlimpseStore } from '../../web/flow/store.js';
-import { isStageMediaError } from '../../web/stage/errors.js';
+import { isStageInterrupted, isStageMediaError } from '../../web/stage/errors.js';
 import type { PresentationRecord, StageController } from '../../web/stage/types.js';
 import { WINDOW_RECHECK_MS, windowNeedFor, type WindowNeed } from '../../web/participant/windowNeed.js';
 import type { BubbleQuery } from './bubbleQuery.js';
@@ -33,6 +33,8 @@ export interface BubbleTrialsInput {
   training: boolean;
   /** The study's `scaling` (absent: the default, 'integer'). */
   scaling?: Scaling;
+  /** What an interrupted play gets (job `interruptedTrials`, `interruptionReplays`). */
+  interruptions?: InterruptionPolicy;
   onDone(): void;
 }
 
@@ -56,7 +58,7 @@ export interface BubbleTrials {
 }
 
 export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
-  const { store, stage, samples, mapping, query, freeTask, stimuli, training, scaling = DEFAULT_SCALING, onDone } = input;
+  const { store, stage, samples, mapping, query, freeTask, stimuli, training, scaling = DEFAULT_SCALING, interruptions = DEFAULT_INTERRUPTIONS, onDone } = input;
   const start = training ? 0 : store.getState().flow.resumeAt;
   const options: TrialOptions = useMemo(
     () => ({ count: stimuli.length, repetitions: query.repetitions, repetitionPossible: query.repetitionPossible, freeTask, start }),
@@ -71,6 +73,10 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
   const plays = useRef<PresentationRecord[][]>([]);
   /** The play in progress: one per (stimulus, replay), running from 'ready' to its end whatever the step. */
   const running = useRef<{ id: string; abort: AbortController } | null>(null);
+  /** Plays of the current stimulus the stage interrupted, and why the answer is not a full play when they ran out. */
+  const interrupted = useRef({ count: 0, failure: null as string | null });
+  const policy = useRef(interruptions);
+  policy.current = interruptions;
   const stimulus = stimuli[trial.index];
   const send = useCallback((event: TrialEvent) => setTrial((s) => trialTransition(s, event, options)), [options]);
 
@@ -135,8 +141,13 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
   useEffect(() => {
     if (step !== 'centering') return;
     samples.getState().stopRecording();
+    // An interrupted play is played again: its records stay with the answer.
+    if (trial.step.kind === 'centering' && trial.step.reason === 'interrupted') return;
     setMediaError(null);
-    if (trial.replays === 0) plays.current = [];
+    if (trial.replays === 0) {
+      plays.current = [];
+      interrupted.current = { count: 0, failure: null };
+    }
   }, [step, trial.replays, samples]);
 
   // Ready: one play of the stimulus starts with media A blurred, the window at the pointer; the first primary press
@@ -180,12 +191,33 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
         records = await stage.play(steps, { signal: abort.signal, onOnset });
       } catch (error) {
         if (abort.signal.aborted) return;
-        console.log('the stimulus could not be played', error);
-        if (isStageMediaError(error)) {
+        if (isStageInterrupted(error)) {
+          // The stage stopped drawing (docs/timing.md "When the stage cannot draw"): the play starts again from its
+          // centering while the study's replays last, what was drawn kept with the answer.
+          const count = ++interrupted.current.count;
+          const { mode, replays } = policy.current;
+          if (mode === 'replay' && count <= replays) {
+            console.log(`the stage was interrupted (${error.interruption}): playing the stimulus again`);
+            plays.current.push(error.records);
+            window.removeEventListener('pointerdown', onPress);
+            samples.getState().stopRecording();
+            setAwaitingClick(false);
+            setPausing(false);
+            running.current = null;
+            send({ type: 'INTERRUPTED' });
+            return;
+          }
+          // Not played through: posted and answered as it was, excluded as a technical fault by the quality rules.
           records = error.records;
-          setMediaError(error.mediaKind === 'video' ? 'video' : 'image');
+          failure = interrupted.current.failure = `interrupted ${count} times (last: ${error.interruption}); ${mode === 'replay' ? `${replays} replays` : 'the study skips interrupted trials'}`;
+        } else {
+          console.log('the stimulus could not be played', error);
+          if (isStageMediaError(error)) {
+            records = error.records;
+            setMediaError(error.mediaKind === 'video' ? 'video' : 'image');
+          }
+          failure = error instanceof Error ? error.message : String(error);
         }
-        failure = error instanceof Error ? error.message : String(error);
         // A media that cannot be shown never gets its click: go on without it.
         window.removeEventListener('pointerdown', onPress);
         setAwaitingClick(false);
@@ -232,7 +264,7 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
           refreshMs: stage?.refreshMs,
           refresh: stage?.refresh,
           extras: { oit: query.orderInTask },
-          mediaError: mediaError ? `${mediaError} could not be shown` : null,
+          mediaError: interrupted.current.failure ?? (mediaError ? `${mediaError} could not be shown` : null),
         })
         .then((outcome) => {
           setBusy(false);

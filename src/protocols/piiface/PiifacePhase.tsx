@@ -9,6 +9,7 @@ import { useStrings } from '../../web/screens/useStrings.js';
 import type { InteractiveTestProps } from '../types.js';
 import { expectedEmotionIndex } from './answers.js';
 import { AnswerPanel } from './AnswerPanel.js';
+import { PANEL_WIDTH_PX } from './layout.js';
 import { readPiifaceStimuli } from './stimuli.js';
 import { useFaceTrials } from './useFaceTrials.js';
 
@@ -39,7 +40,7 @@ export function PiifacePhase({ stage }: InteractiveTestProps<null>) {
   return (
     <>
       <div id="piiface-trial" hidden data-status={run.status} data-index={run.index} data-training={String(training)} data-stimulus={run.stimulus.stimuli_id} />
-      {run.windowNeed && <WindowTooSmall need={run.windowNeed} />}
+      {run.windowNeed && <WindowTooSmall need={run.windowNeed} clearRight={PANEL_WIDTH_PX} />}
       {run.status === 'preparing' && !run.windowNeed && (
         <p className="test-message" id="test-waiting">
           {run.index === 0 ? t.loadingStimuli : t.waitingNextStimuli}

@@ -124,6 +124,8 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
       let mediaError: TrialState['mediaError'] = null;
       try {
         await stage.prepare(module.mediaOf(stimulus, params));
+        // After an interruption: laid out once the stage draws again, for the canvas the play starts on.
+        await stage.whenDrawable();
         if (abort.signal.aborted) return;
         const plan = () => {
           const canvas = { ...stage.size(), pixelRatio: stage.devicePixels().ratio, scaling };

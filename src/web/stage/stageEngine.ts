@@ -331,6 +331,10 @@ export class StageEngine implements StageController {
     else this.show([]);
   }
 
+  whenDrawable(): Promise<void> {
+    return this.interruptions.whenDrawable();
+  }
+
   setBackground(color: string): void {
     this.app.renderer.background.color = color;
     this.background = color;

@@ -234,6 +234,12 @@ export interface StageController {
   release(): void;
   /** Show nothing (ends a running play at the next frame). */
   clear(): void;
+  /**
+   * Resolves once the stage can draw: at once, or after an interruption when the page is visible, the context back
+   * and 30 frames in a row on time. A page that lays a play out for the canvas waits for this first, so that its
+   * layout is the one the play starts on.
+   */
+  whenDrawable(): Promise<void>;
 }
 
 /** A media file downloaded before the test (flow/media loader); the stage reads it, never the network. */
