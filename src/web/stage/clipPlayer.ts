@@ -148,6 +148,8 @@ export class ClipPlayer {
   readonly texture: Texture;
   readonly timeline: ClipTimeline;
   readonly frameCount: number;
+  /** The encoded packets it keeps (the whole clip, for every play). */
+  readonly packetBytes: number;
   /** Presentation index of the clip frame in the texture. */
   shownIndex = 0;
   /** A decoder error, once one happened. */
@@ -190,7 +192,8 @@ export class ClipPlayer {
     this.idleLimit = this.idleInFlight;
     clipResources.players++;
     clipResources.packets += clip.packets.length;
-    clipResources.packetBytes += clip.packets.reduce((sum, { packet }) => sum + packet.byteLength, 0);
+    this.packetBytes = encodedBytes(clip);
+    clipResources.packetBytes += this.packetBytes;
   }
 
   /**
@@ -200,7 +203,7 @@ export class ClipPlayer {
    * "Video").
    */
   static async open(name: string, clip: DemuxedClip & { config: VideoDecoderConfig }, copyPixels = true, renderer?: Renderer): Promise<ClipPlayer | null> {
-    if (clip.packets.reduce((sum, p) => sum + p.packet.byteLength, 0) <= DECODE_WHOLE_BYTES) {
+    if (encodedBytes(clip) <= DECODE_WHOLE_BYTES) {
       try {
         await decodeWhole(clip);
       } catch (error) {
@@ -280,8 +283,9 @@ export class ClipPlayer {
   }
 
   /** Bytes of decoded pixels this clip holds now (the media cache's budget). */
+  /** What the media cache's budget counts: the decoded pixels held now, and the encoded packets kept. */
   get heldBytes(): number {
-    return this.frames.heldBytes;
+    return this.frames.heldBytes + this.packetBytes;
   }
 
   /**
@@ -300,7 +304,7 @@ export class ClipPlayer {
     if (!this.released) {
       clipResources.players--;
       clipResources.packets -= this.clip.packets.length;
-      clipResources.packetBytes -= this.clip.packets.reduce((sum, { packet }) => sum + packet.byteLength, 0);
+      clipResources.packetBytes -= this.packetBytes;
     }
     this.released = true;
     this.stopDecoder();
@@ -426,6 +430,11 @@ export function reorderSpan(packets: ReadonlyArray<{ index: number }>): number {
     span = Math.max(span, lastNeeded + 1 - index);
   }
   return span;
+}
+
+/** Bytes of a clip's encoded packets. */
+function encodedBytes(clip: DemuxedClip): number {
+  return clip.packets.reduce((sum, { packet }) => sum + packet.byteLength, 0);
 }
 
 /**

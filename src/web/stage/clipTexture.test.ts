@@ -255,7 +255,7 @@ class FakeDecoder {
 function fakeClip(decodeOrder: number[]): DemuxedClip & { config: VideoDecoderConfig } {
   const packets = decodeOrder.map((index) => ({
     index,
-    packet: { timestamp: (index * 33_333) / 1e6, duration: 1 / 30, toEncodedVideoChunk: () => ({ index }) },
+    packet: { timestamp: (index * 33_333) / 1e6, duration: 1 / 30, byteLength: 1000, toEncodedVideoChunk: () => ({ index }) },
   }));
   return {
     timeline: clipTimeline(decodeOrder.map((i) => i / 30).sort((a, b) => a - b), 1 / 30),
@@ -288,8 +288,10 @@ describe('ClipPlayer memory (stand-in decoder)', () => {
     it(`${label}: idle it holds frame 0 and ${IDLE_AHEAD} ahead; playing, the full queue; rewound, idle again`, async () => {
       const player = (await ClipPlayer.open('clip', fakeClip([...order])))!;
       expect(player.uploadPath).toBe('pixels');
+      // The media cache's budget counts the encoded packets too (kept for every play).
+      expect(player.packetBytes).toBe(1000 * order.length);
       await settle();
-      expect(player.heldBytes).toBe((1 + IDLE_AHEAD) * frameBytes);
+      expect(player.heldBytes - player.packetBytes).toBe((1 + IDLE_AHEAD) * frameBytes);
       expect(player.has(IDLE_AHEAD)).toBe(true);
       expect(player.has(IDLE_AHEAD + 1)).toBe(false);
       // The play: every frame shown in turn, never one missing (the queue keeps ahead of it).
@@ -299,7 +301,7 @@ describe('ClipPlayer memory (stand-in decoder)', () => {
       for (let index = 1; index < order.length; index++) {
         expect(player.has(index)).toBe(true);
         expect(player.show(index)).toBe(true);
-        most = Math.max(most, player.heldBytes);
+        most = Math.max(most, player.heldBytes - player.packetBytes);
         await settle();
       }
       expect(most).toBeGreaterThan((1 + IDLE_AHEAD) * frameBytes);
@@ -308,11 +310,11 @@ describe('ClipPlayer memory (stand-in decoder)', () => {
       await player.whenReady();
       await settle();
       expect(player.shownIndex).toBe(0);
-      expect(player.heldBytes).toBe((1 + IDLE_AHEAD) * frameBytes);
+      expect(player.heldBytes - player.packetBytes).toBe((1 + IDLE_AHEAD) * frameBytes);
       // Asking for a frame after 0 starts the play too.
       expect(player.show(1)).toBe(true);
       await settle();
-      expect(player.heldBytes).toBeGreaterThan((1 + IDLE_AHEAD) * frameBytes);
+      expect(player.heldBytes - player.packetBytes).toBeGreaterThan((1 + IDLE_AHEAD) * frameBytes);
       player.release();
     });
   }
@@ -339,13 +341,16 @@ describe('ClipPlayer leaks and failures (issue 36, item 5)', () => {
 
   it('closes frame 0 when the decoder fails after giving it (it held a buffer of the decoder pool)', async () => {
     const made: FakeFrame[] = [];
+    let decoders = 0;
     class FailingFlush extends FakeDecoder {
+      // The whole-clip check's decoder (the first) works; the first frame's decoder (the second) fails its flush.
+      private readonly fails = decoders++ > 0;
       constructor(init: { output(frame: VideoFrame): void; error(e: unknown): void }) {
         super({ output: (frame) => (made.push(frame as unknown as FakeFrame), init.output(frame)) });
       }
       override async flush(): Promise<void> {
         await super.flush();
-        throw new Error('decoder reset');
+        if (this.fails) throw new Error('decoder reset');
       }
     }
     vi.stubGlobal('VideoDecoder', FailingFlush);
@@ -364,8 +369,8 @@ describe('ClipPlayer leaks and failures (issue 36, item 5)', () => {
       private static made = 0;
       constructor(init: { output(frame: VideoFrame): void; error(e: unknown): void }) {
         super(init);
-        // The first decoder (frame 0) works; the player's own one fails at once.
-        if (BreaksAfterFirst.made++ > 0) errorOf = init.error;
+        // The whole-clip check's decoder and frame 0's work; the player's own one fails at once.
+        if (BreaksAfterFirst.made++ > 1) errorOf = init.error;
       }
       override decode(chunk: { index: number }): void {
         if (errorOf) queueMicrotask(() => errorOf?.(new Error('corrupt packet')));
@@ -377,6 +382,36 @@ describe('ClipPlayer leaks and failures (issue 36, item 5)', () => {
       const player = (await ClipPlayer.open('broken.mp4', fakeClip([...inOrder])))!;
       await expect(player.whenReady()).rejects.toMatchObject({ name: 'StageMediaError', media: 'broken.mp4', reason: 'decode' });
       player.release();
+    } finally {
+      vi.stubGlobal('VideoDecoder', FakeDecoder);
+    }
+  });
+});
+
+describe('a clip decoded whole when it is prepared (issue 36)', () => {
+  it('a decoder error part-way rejects the preparation, naming the file, with every frame closed', async () => {
+    const made: FakeFrame[] = [];
+    class FailsAtTen extends FakeDecoder {
+      private decoded = 0;
+      private readonly fail: (e: unknown) => void;
+      constructor(init: { output(frame: VideoFrame): void; error(e: unknown): void }) {
+        super({ output: (frame) => (made.push(frame as unknown as FakeFrame), init.output(frame)) });
+        this.fail = init.error;
+      }
+      override decode(chunk: { index: number }): void {
+        if (++this.decoded === 10) queueMicrotask(() => this.fail(new Error('corrupt packet')));
+        else super.decode(chunk);
+      }
+    }
+    vi.stubGlobal('VideoDecoder', FailsAtTen);
+    try {
+      await expect(ClipPlayer.open('broken.mp4', fakeClip(Array.from({ length: 20 }, (_, i) => i)))).rejects.toMatchObject({
+        name: 'StageMediaError',
+        media: 'broken.mp4',
+        reason: 'decode',
+      });
+      expect(made.length).toBeGreaterThan(0);
+      expect(made.every((frame) => frame.closed)).toBe(true);
     } finally {
       vi.stubGlobal('VideoDecoder', FakeDecoder);
     }
