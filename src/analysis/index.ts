@@ -1,6 +1,8 @@
 /** Public API of the analysis core (see README.md). */
 export { analyse, DEFAULT_RESAMPLES, DEFAULT_SEED, resolveOptions, toolVersion, unavailableReport, type AnalysisInput } from './analyse.js';
 export { isUnavailable } from './report-types.js';
+// Active sampling of pair comparisons (ASAP, gfxdisp/asap): the posterior over the scores and the next pairs to ask.
+export * as asap from './asap/asap.js';
 export { analysisOptionsOf, progressLines, REPORT_OPTIONS, REPORT_OPTIONS_USAGE, REPORT_USAGE, ReportUsageError, reportFromVotesCommand } from './cli.js';
 export { CsvError, csvLine, csvRecords } from './csv.js';
 export { createRandom, type Random } from './random.js';
