@@ -36,6 +36,19 @@ afterAll(async () => {
 
 const step: PresentationStep = { label: 'image', items: [{ media: `code${CODE}.png`, rect: RECT }], end: { kind: 'duration', ms: (60 * 1000) / HZ } };
 
+/** Plays `s` from the start, capturing every frame: what the play resolved with, and the frames. */
+async function playCaptured(s: PresentationStep): Promise<{ records: PresentationRecord[]; frames: DisplayFrame[] }> {
+  const { value, frames } = await display.evaluate(
+    async (steps) => {
+      await window.__bench.startPlay(steps);
+      return window.__bench.playing!;
+    },
+    [s],
+    { capture: true },
+  );
+  return { records: value as PresentationRecord[], frames };
+}
+
 /**
  * The refreshes the capture showed the code, from the pixels alone (0 when it never appeared), read at the rect's
  * centre in the capture's own pixels (CSS px × its ratio). With `offScreenFrom`, the page left the screen at that
@@ -85,15 +98,8 @@ describe('a lost WebGL context', () => {
 
     // Restored: the next play waits for steady frames, then shows the step exactly, as captured.
     await display.evaluate(() => (window as unknown as { restoreStage: () => void }).restoreStage(), null);
-    const again = await display.evaluate(
-      async (s) => {
-        await window.__bench.startPlay(s);
-        return window.__bench.playing!;
-      },
-      [step],
-      { capture: true },
-    );
-    const records = again.value as PresentationRecord[];
+    const again = await playCaptured(step);
+    const records = again.records;
     expect(Array.isArray(records)).toBe(true);
     expect(records.map((r) => [r.requestedFrames, r.shownFrames, r.droppedFrames, r.endedBy])).toEqual([[60, 60, 0, 'duration']]);
     expect(await refreshesShown(again.frames)).toBe(60);
@@ -195,15 +201,8 @@ describe('a change of device pixel ratio', () => {
     // On the new ratio: the play waits for steady frames, then shows the step exactly, as captured, drawn at the new
     // ratio (a ratio-only change brings no ResizeObserver box under Chromium's emulation, nor in Safari: the stage
     // measures its canvas again when the ratio's media query changes).
-    const again = await display.evaluate(
-      async (s) => {
-        await window.__bench.startPlay(s);
-        return window.__bench.playing!;
-      },
-      [step],
-      { capture: true },
-    );
-    const records = again.value as PresentationRecord[];
+    const again = await playCaptured(step);
+    const records = again.records;
     expect(Array.isArray(records)).toBe(true);
     expect(records.map((r) => [r.requestedFrames, r.shownFrames, r.droppedFrames, r.endedBy, r.pixelRatio])).toEqual([[60, 60, 0, 'duration', 2]]);
     expect(await refreshesShown(again.frames)).toBe(60);
