@@ -20,6 +20,7 @@ import type { PresentationRecord, PresentationStep, Rect } from '../../src/web/s
 import { VirtualDisplay } from '../../testkit/virtualDisplay';
 import { gpuMachine, isSoftwareRenderer, openBenchPage, resultsDir, serveBenchPage } from '../timing/benchPage';
 import { measureInitialJs } from '../timing/bundleSize';
+import { quantile, summary } from '../shared/measure';
 import { cloudPly, sphereGlb, texturePng } from './content';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -34,7 +35,6 @@ const CLEAN_PLAYS = quick ? 2 : 5;
 const DROP_PLAYS = quick ? 2 : 4;
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const log = (message: string) => console.error(`[bench:3d] ${message}`);
 const options = (o: Partial<ResolvedObjectOptions>): ResolvedObjectOptions => ({ ...OBJECT_DEFAULTS, ...o });
 
@@ -81,9 +81,9 @@ async function renderCost() {
         },
         [steps, FRAMES] as const,
       );
-      const sorted = [...costs].sort((a, b) => a - b);
-      results.push({ name: condition.name, frames: costs.length, medianMs: round(median(costs)), meanMs: round(costs.reduce((a, b) => a + b, 0) / costs.length), p95Ms: round(sorted[Math.floor(0.95 * (sorted.length - 1))]!) });
-      log(`${condition.name}: median ${round(median(costs))} ms over ${costs.length} frames`);
+      const cost = summary(costs, 2);
+      results.push({ name: condition.name, frames: cost.n, medianMs: cost.p50, meanMs: cost.mean, p95Ms: cost.p95 });
+      log(`${condition.name}: median ${cost.p50} ms over ${cost.n} frames`);
     }
     const image = results[0]!.medianMs;
     return { renderer, graphicsArgs: bench.graphicsArgs, viewport: '1920x1080', drawnRect: '1024x1024', msaa: 4, prepareMs, conditions: results.map((r) => ({ ...r, ratioToImage: round(r.medianMs / image) })) };
@@ -151,7 +151,7 @@ async function onVirtualDisplay() {
     }
     return {
       refreshHz: 60,
-      latency: { moves: latencies.length, framesMedian: median(latencies), framesMax: Math.max(...latencies), histogram: Object.fromEntries([...new Set(latencies)].sort().map((n) => [n, latencies.filter((l) => l === n).length])) },
+      latency: { moves: latencies.length, framesMedian: quantile(latencies, 0.5), framesMax: Math.max(...latencies), histogram: Object.fromEntries([...new Set(latencies)].sort().map((n) => [n, latencies.filter((l) => l === n).length])) },
       turntable: {
         clean: { presentations: CLEAN_PLAYS, exactToTheFrame: exact, percent: round((100 * exact) / CLEAN_PLAYS, 1) },
         withDrops: { presentations: DROP_PLAYS, everyDropRecorded: dropRuns.every((r) => r.droppedFrames === r.injected && r.skippedPoses === r.injected), runs: dropRuns },

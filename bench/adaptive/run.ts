@@ -33,6 +33,7 @@ import { runAsap } from '../../src/analysis/asap/asap.js';
 import { scaleThurstone, JOD_SIGMA } from '../../src/analysis/paired/thurstone.js';
 import { createRandom, type Random } from '../../src/analysis/random.js';
 import { pearson, spearman } from '../../src/analysis/stats.js';
+import { quantile } from '../shared/measure.js';
 
 const quick = process.argv.includes('--quick');
 const seedsArg = process.argv.indexOf('--seeds');
@@ -164,11 +165,6 @@ function crossing(rmse: number[], level: number): number | null {
   return null;
 }
 
-const median = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? NaN : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const round = (x: number | null, digits = 3) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** digits) / 10 ** digits);
 const meanCurve = (curves: number[][]) => curves[0].map((_, k) => curves.reduce((s, c) => s + c[k], 0) / curves.length);
 
@@ -203,7 +199,7 @@ function runScenario(step: number, started: number, label: string) {
       const reached = r.trials.filter((t): t is number => t !== null);
       const s: Summary = {
         seedsReached: reached.length,
-        medianTrialsPerContent: reached.length === SEEDS ? median(reached) : null,
+        medianTrialsPerContent: reached.length === SEEDS ? quantile(reached, 0.5) : null,
         meanCurveCrossing: round(crossing(meanRmse[design], TARGET_RMSE), 1),
         perSeedTrials: r.trials,
         curve: {
@@ -225,7 +221,7 @@ function runScenario(step: number, started: number, label: string) {
       const f = results.full.trials[s];
       if (a !== null && f !== null) ratios.push(a / f);
     }
-    return ratios.length === SEEDS ? round(median(ratios)) : null;
+    return ratios.length === SEEDS ? round(quantile(ratios, 0.5)) : null;
   };
   const ratioOf = (a: number | null, b: number | null) => (a === null || b === null ? null : round(a / b));
   const level = meanRmse.full[REFERENCE_BUDGET / PAIRS - 1];

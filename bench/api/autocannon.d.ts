@@ -24,5 +24,9 @@ declare module 'autocannon' {
       onResponse?: (status: number, body: string) => void;
     }>;
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** The run: a promise of its result, and an event emitter ('response': every answer, its status and time in ms). */
+  interface Instance extends Promise<Result> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): this;
+  }
+  export default function autocannon(options: Options): Instance;
 }

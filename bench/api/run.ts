@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
 import { createPgSchema } from '../../testkit/pg-schema.js';
+import { quantile, round1 } from '../shared/measure.js';
 
 const CONNECTIONS = 100;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -79,7 +80,7 @@ async function load(prepared: Prepared, seconds: number, runId: string, connecti
   let firstFailure = '';
   const glimpse = prepared.sessions.length > 0;
   const capacity = prepared.sessions.length * prepared.stimuli.length;
-  const result = await autocannon({
+  const running = autocannon({
     url: prepared.url,
     connections,
     duration: seconds,
@@ -103,10 +104,17 @@ async function load(prepared: Prepared, seconds: number, runId: string, connecti
       },
     ],
   });
+  // Latencies of the 2xx answers (those autocannon's own histogram holds), for the shared quantile (type 7,
+  // bench/shared/measure.ts) instead of autocannon's HDR histogram percentiles (whole ms).
+  const latencies: number[] = [];
+  running.on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+  });
+  const result = await running;
   return {
     rps: Math.round(result.requests.average),
-    p99Ms: result.latency.p99,
-    p50Ms: result.latency.p50,
+    p99Ms: round1(quantile(latencies, 0.99)),
+    p50Ms: round1(quantile(latencies, 0.5)),
     total2xx: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
@@ -156,8 +164,7 @@ async function freeze(prepared: Prepared) {
   };
   const idle: number[] = [];
   for (let i = 0; i < 50; i++) idle.push(await meta());
-  idle.sort((a, b) => a - b);
-  const idleMedian = idle[25]!;
+  const idleMedian = quantile(idle, 0.5);
   let withoutToken = { ms: Infinity, status: 0 };
   for (let i = 0; i < 3; i++) {
     const r = await post({});

@@ -1,4 +1,5 @@
 /** Shapes and statistics shared by the bench page (conditions.ts) and the node driver (run.ts). No pixi here. */
+import { summary } from '../shared/statistics';
 
 export interface Point {
   x: number;
@@ -20,14 +21,9 @@ export interface Setup {
   radius: number;
 }
 
+/** Mean, median and p95 of frame costs: the shared summary (bench/shared/statistics.ts, type 7 quantiles), unrounded. */
 export function figures(samples: number[]): CostFigures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return {
-    frames: samples.length,
-    meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
-    medianMs: at(0.5),
-    p95Ms: at(0.95),
-  };
+  const s = summary(samples, null);
+  return { frames: s.n, meanMs: s.mean, medianMs: s.p50, p95Ms: s.p95 };
 }
 

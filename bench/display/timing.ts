@@ -8,7 +8,6 @@
 import { shownRuns } from '../../testkit/captureRuns';
 import { codeImagePng } from '../../testkit/frameCode';
 import type { FrameOptions, VirtualDisplay } from '../../testkit/virtualDisplay';
-import { durationToFrames } from '../../src/web/stage/frameClock';
 import type { PresentationRecord, PresentationStep } from '../../src/web/stage/types';
 
 const RECT = { x: 200, y: 120, width: 64, height: 36 };
@@ -17,11 +16,42 @@ const CODES = Array.from({ length: 30 }, (_, i) => 8 + i * 16);
 
 export type Miss = 'inside' | 'switch';
 
+/** A count this close to k + ½ (in refreshes) is k + ½: the float noise of ms × hz / 1000 when ms is k·1000 / hz. */
+const HALF_FRAME_FLOAT_NOISE = 1e-9;
+/** docs/timing.md: near a half frame, the band where the period's uncertainty decides is "at most 0.1 frame". */
+const UNCERTAINTY_BAND_MAX_FRAMES = 0.1;
+
+/**
+ * The refreshes a duration covers on a display at `hz`: the count every presentation is held to. Written here from
+ * the rule as docs/timing.md states it ("Every duration is converted to a whole number of frames, the nearest
+ * (`round(ms / period)`, at least 1). Half frames round up"), at the rate the virtual display was set to, NOT taken
+ * from the stage's code (`durationToFrames` in src/web/stage/frameClock.ts is what this benchmark checks):
+ * round(ms × hz / 1000), an exact half rounding up, at least 1 for a positive duration.
+ *
+ * The rule also rounds up "every count the period's uncertainty cannot tell from a half frame" (within 3 standard
+ * errors of the stage's fitted period, at most 0.1 frame): what the stage does there depends on its fit, not on the
+ * duration and the rate alone, so a duration that falls within 0.1 frame of a half (other than on it) has no
+ * expectation here and is refused. The bench's durations (1 and 3 frames, 50 ms, 500 ms, 1 s, 10 s at 60, 144, 165
+ * and 240 Hz) are whole counts, exact halves (500 ms at 165 Hz: 82.5 → 83) or 0.25 frame or more from a half.
+ */
+export function nominalRefreshes(ms: number, hz: number): number {
+  if (!(hz > 0) || !Number.isFinite(hz)) throw new RangeError(`nominalRefreshes: refresh rate must be a positive number, got ${hz}`);
+  if (!(ms > 0)) return 0;
+  const refreshes = (ms * hz) / 1000;
+  const whole = Math.floor(refreshes);
+  const fromHalf = Math.abs(refreshes - whole - 0.5);
+  if (fromHalf <= HALF_FRAME_FLOAT_NOISE) return Math.max(1, whole + 1);
+  if (fromHalf <= UNCERTAINTY_BAND_MAX_FRAMES) {
+    throw new RangeError(`nominalRefreshes: ${ms} ms at ${hz} Hz is ${refreshes} refreshes, within ${UNCERTAINTY_BAND_MAX_FRAMES} frame of a half: the stage's count depends on its fitted period's uncertainty there`);
+  }
+  return Math.max(1, Math.round(refreshes));
+}
+
 export interface Presentation {
   hz: number;
   duration: string;
   requestedMs: number;
-  /** durationToFrames at the period sent (the truth the record is held to). */
+  /** nominalRefreshes(requestedMs, hz): the refreshes the duration covers at the rate sent (the truth the record is held to). */
   expectedFrames: number;
   /** Where a missed vsync was injected (none when absent) and where it landed, in frames after A's onset. */
   miss: Miss | null;
@@ -72,7 +102,7 @@ export async function timingRuns(
 
   async function present(hz: number, name: string, ms: number, miss: Miss | null): Promise<Presentation> {
     const a = CODES[next++ % CODES.length];
-    const expected = durationToFrames(ms, 1000 / hz);
+    const expected = nominalRefreshes(ms, hz);
     const missAt = miss === null ? null : onsetFrame + (miss === 'inside' ? Math.floor(expected / 2) : expected);
     const plan = (n: number): FrameOptions | undefined => (n === missAt ? { missedVsyncs: 1 } : undefined);
     const { value, frames } = await display.evaluate(
@@ -127,7 +157,7 @@ export async function timingRuns(
     const refresh = await display.read(() => window.__glimpseStage!.refresh, null);
     measuredPeriods.push({ hz, periodMs: refresh?.periodMs ?? Number.NaN, uncertaintyMs: refresh?.uncertaintyMs ?? null });
     for (const [name, ms] of durations) {
-      const expected = durationToFrames(ms(hz), 1000 / hz);
+      const expected = nominalRefreshes(ms(hz), hz);
       const misses: Array<Miss | null> = [...Array<null>(reps).fill(null), ...(expected >= 2 ? (['inside'] as const) : []), 'switch'];
       for (const miss of misses) {
         const p = await present(hz, name, ms(hz), miss);

@@ -30,7 +30,7 @@ import type { Storage } from '../../src/server/storage/types.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { jobFields } from '../../testkit/job-fields.js';
 import { benchDatabase } from '../shared/database.js';
-import { countByStatus, send, sleep, summary, type Summary } from '../shared/measure.js';
+import { countByStatus, quantile, round1, send, sleep, summary, type Summary } from '../shared/measure.js';
 import { runJourney, type Outcome } from './participant.js';
 import { busiestProfile } from './profile-summary.js';
 import { syntheticStudy } from './synthetic.js';
@@ -106,7 +106,7 @@ function calibrationMs(): number {
     for (let r = 0; r < 20; r++) JSON.parse(JSON.stringify(ratings));
     return performance.now() - t;
   });
-  return Math.round(times.sort((a, b) => a - b)[2]! * 10) / 10;
+  return round1(quantile(times, 0.5));
 }
 
 /** Test media (JPEG, 960×540, ~50–90 KB each), an ACR study and a bubble study over them. */

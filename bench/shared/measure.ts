@@ -2,7 +2,7 @@ import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'no
 
 /**
  * What the load benchmarks share (bench/participants, bench/launch): one HTTP request as a participant's browser
- * sends it, timed; and the latency summaries they print.
+ * sends it, timed; and the quantile and summary every benchmark prints (defined in ./statistics.ts).
  */
 
 export interface Answer {
@@ -65,26 +65,12 @@ export function send(url: string, opts: SendOptions = {}): Promise<Answer> {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-export const round1 = (x: number) => Math.round(x * 10) / 10;
-
-export interface Summary {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-export function summary(values: readonly number[]): Summary {
-  // reduce, not Math.max(...values): a launch of 10,000 participants has more samples than the call stack takes.
-  const max = values.length ? values.reduce((a, b) => Math.max(a, b), -Infinity) : NaN;
-  return { n: values.length, p50: round1(quantile(values, 0.5)), p95: round1(quantile(values, 0.95)), p99: round1(quantile(values, 0.99)), max: round1(max) };
-}
+/**
+ * The one quantile (type 7: linear interpolation, R's and NumPy's default) and the one summary {n, mean, sd, min,
+ * p50, p95, p99, max} of every benchmark. Defined in ./statistics.ts, which has no Node imports, so that bench:bubble's
+ * page can use them too; every benchmark in Node imports them from here.
+ */
+export { quantile, quantileOfSorted, round1, summary, type Summary } from './statistics.js';
 
 /** How many answers had each status. */
 export const countByStatus = (answers: ReadonlyArray<{ status: number }>) =>

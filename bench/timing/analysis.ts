@@ -1,28 +1,28 @@
 /** Node side: turn the page's raw timings into the figures the bench reports. */
 import type { PresentationRecord } from '../../src/web/stage/types';
+import { summary, type Summary } from '../shared/measure';
 import type { BaselineRun, LongTaskRun } from './conditions';
 
-export interface Summary {
-  mean: number;
-  sd: number;
-  min: number;
-  max: number;
-}
+/** The shared summary (bench/shared/measure.ts: n, mean, sample SD, min, type-7 p50/p95/p99, max) to 0.001. */
+const summarize = (values: number[]): Summary => summary(values, 3);
 
-export function summarize(values: number[]): Summary {
-  const n = values.length;
-  if (n === 0) return { mean: Number.NaN, sd: Number.NaN, min: Number.NaN, max: Number.NaN };
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const variance = n > 1 ? values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1) : 0;
-  return { mean: round(mean), sd: round(Math.sqrt(variance)), min: round(Math.min(...values)), max: round(Math.max(...values)) };
-}
+/**
+ * Where a condition's shown frames and shown durations come from. 'as recorded': the stage's own record (its
+ * `shownFrames`, and its onset/offset frame timestamps, the same ones its logged durations come from), not a
+ * measurement of the stage; 'rAF watcher': the baseline's, a passive requestAnimationFrame watcher in the page
+ * noting the first frame each image was in. Independent checks of the stage's shown frames are bench:display's
+ * (pixel capture on the virtual display).
+ */
+export type ShownFrom = 'as recorded' | 'rAF watcher';
 
 export interface ConditionFigures {
   method: 'stage (rAF frame clock)' | 'baseline (setTimeout, DOM <img>)';
   requestedMs: number;
   requestedFrames: number;
   presentations: number;
-  /** Frames each presentation was on screen, from frame timestamps. */
+  /** Where shownFrames, frameErrorHistogram, exactFrameShare* and shownDurationMs come from (see ShownFrom). */
+  shownFrom: ShownFrom;
+  /** Frames each presentation was on screen: the stage's record (as recorded), the baseline's watcher. */
   shownFrames: Summary;
   /** shown - requested frames -> number of presentations. */
   frameErrorHistogram: Record<string, number>;
@@ -34,7 +34,10 @@ export interface ConditionFigures {
   /** Durations from the onsets the method itself logs (stage: frame timestamps on flip; baseline: performance.now() at the DOM change). */
   loggedDurationMs: Summary;
   loggedErrorMs: Summary;
-  /** Durations from frame timestamps (what was on screen). */
+  /**
+   * Durations from frame timestamps. Baseline: the watcher's (what was on screen). Stage: as recorded, the same
+   * figures as loggedDurationMs (kept under this key for the JSON's readers, not a second measurement).
+   */
   shownDurationMs: Summary;
   /** Intervals over 1.5 refresh periods while the presentations were up. */
   droppedFrames: number;
@@ -51,6 +54,7 @@ export function stageFigures(records: PresentationRecord[], requestedMs: number,
     requestedMs,
     requestedFrames,
     presentations: records.length,
+    shownFrom: 'as recorded',
     shownFrames: summarize(shown),
     frameErrorHistogram: histogram(shown.map((s) => s - requestedFrames)),
     exactFrameShare: round(shown.filter((s) => s === requestedFrames).length / Math.max(1, shown.length)),
@@ -74,6 +78,7 @@ export function baselineFigures(run: BaselineRun, requestedMs: number, refreshMs
     requestedMs,
     requestedFrames,
     presentations: logged.length,
+    shownFrom: 'rAF watcher',
     shownFrames: summarize(shown),
     frameErrorHistogram: histogram(shown.map((s) => s - requestedFrames)),
     exactFrameShare: round(shown.filter((s) => s === requestedFrames).length / Math.max(1, shown.length)),
