@@ -3,7 +3,12 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_NAMES } from '../../src/protocols/registry.js';
 
-/** The boundaries the codebase promises (README "Project layout"), checked on the source text. */
+/**
+ * The boundaries the codebase promises (README "Project layout"), checked on the source text. The import graph is
+ * checked by dependency-cruiser (`npm run lint:deps`, .dependency-cruiser.cjs: no cycles, PixiJS, three.js and
+ * mediabunny only where they belong, storage only from the server); it does not parse .tsx files (see its header),
+ * so the library rules below stay: they read .ts and .tsx alike.
+ */
 
 function sources(dir: string): Array<{ file: string; text: string }> {
   return readdirSync(dir).flatMap((name) => {
@@ -35,6 +40,13 @@ describe('architecture', () => {
   it('the server keeps no per-protocol branch: the protocol table says it all', () => {
     const names = PROTOCOL_NAMES.join('|');
     expect(offenders(server, new RegExp(`[!=]==\\s*'(${names})'|'(${names})'\\s*[!=]==|case '(${names})'`))).toEqual([]);
+  });
+
+  // dependency-cruiser's swc parser cannot tell `import type` from an import, so it cannot say this one.
+  it('the client and the shared code reach src/server for types only (`import type`, erased at build)', () => {
+    const client = ['src/web', 'src/protocols', 'src/contract', 'src/analysis', 'src/quality'].flatMap(sources);
+    const runtimeImport = /(?:^|\n)\s*(?:import|export)(?!\s+type\b)[^;'"]*?'(?:\.\.\/)+server\/|\bimport\(\s*'(?:\.\.\/)+server\//;
+    expect(offenders(client, runtimeImport)).toEqual([]);
   });
 
   it('only src/web/stage imports PixiJS', () => {

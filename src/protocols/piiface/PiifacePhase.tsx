@@ -7,10 +7,10 @@ import { WindowTooSmall } from '../../web/participant/WindowTooSmall.js';
 import { useFullscreenCheck } from '../../web/screens/useFullscreen.js';
 import { useStrings } from '../../web/screens/useStrings.js';
 import type { InteractiveTestProps } from '../types.js';
-import { expectedEmotionIndex } from './answers.js';
 import { AnswerPanel } from './AnswerPanel.js';
 import { PANEL_WIDTH_PX } from './layout.js';
 import { readPiifaceStimuli } from './stimuli.js';
+import { expectedEmotionOfType } from './stimulusRules.js';
 import { useFaceTrials } from './useFaceTrials.js';
 
 /**
@@ -61,7 +61,7 @@ export function PiifacePhase({ stage }: InteractiveTestProps<null>) {
         question={job.question}
         progress={fill(training ? t.piifaceTrainingProgress : t.piifaceTestProgress, { index: run.index + 1, total })}
         training={training}
-        expected={training ? expectedEmotionIndex(run.stimulus.type) : null}
+        expected={training ? expectedEmotionOfType(run.stimulus.type) : null}
         ready={run.status === 'showing'}
         busy={run.status === 'saving'}
         imageFailed={run.imageFailed}

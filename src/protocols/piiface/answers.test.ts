@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../web/i18n/en.js';
 import { fr } from '../../web/i18n/fr.js';
-import { CONFIDENCE_KEYS, EMOTION_KEYS, expectedEmotionIndex, isComplete, piifaceValue } from './answers.js';
+import { CONFIDENCE_KEYS, EMOTION_KEYS, isComplete, piifaceValue } from './answers.js';
+import { expectedEmotionOfType } from './stimulusRules.js';
 
 describe('piiface value encoding (SPEC §5)', () => {
   it('writes emotion index + 1 then confidence index + 1 as the digits of the value', () => {
@@ -39,19 +40,19 @@ describe('piiface value encoding (SPEC §5)', () => {
 
 describe('training expected emotion (fourth segment of the type)', () => {
   it('reads the fourth / segment as the 0-based emotion index', () => {
-    expect(expectedEmotionIndex('piiface/train/ada/3')).toBe(3);
-    expect(expectedEmotionIndex('piiface/train/cleo/0')).toBe(0);
-    expect(expectedEmotionIndex('piiface/train/ben/6')).toBe(6);
-    expect(expectedEmotionIndex('piiface/train/ben/5/extra')).toBe(5);
+    expect(expectedEmotionOfType('piiface/train/ada/3')).toBe(3);
+    expect(expectedEmotionOfType('piiface/train/cleo/0')).toBe(0);
+    expect(expectedEmotionOfType('piiface/train/ben/6')).toBe(6);
+    expect(expectedEmotionOfType('piiface/train/ben/5/extra')).toBe(5);
   });
 
   it('gives null when the type has no valid index there', () => {
-    expect(expectedEmotionIndex('piiface/train/ada')).toBeNull();
-    expect(expectedEmotionIndex('3')).toBeNull();
-    expect(expectedEmotionIndex('piiface/train/ada/happy')).toBeNull();
-    expect(expectedEmotionIndex('piiface/train/ada/7')).toBeNull();
-    expect(expectedEmotionIndex('piiface/train/ada/-1')).toBeNull();
-    expect(expectedEmotionIndex('piiface/train/ada/')).toBeNull();
+    expect(expectedEmotionOfType('piiface/train/ada')).toBeNull();
+    expect(expectedEmotionOfType('3')).toBeNull();
+    expect(expectedEmotionOfType('piiface/train/ada/happy')).toBeNull();
+    expect(expectedEmotionOfType('piiface/train/ada/7')).toBeNull();
+    expect(expectedEmotionOfType('piiface/train/ada/-1')).toBeNull();
+    expect(expectedEmotionOfType('piiface/train/ada/')).toBeNull();
   });
 });
 

@@ -49,6 +49,3 @@ export function piifaceValue(emotion: number, confidence: number): number {
   checkIndex('confidence', confidence, CONFIDENCE_KEYS.length);
   return (emotion + 1) * 10 + (confidence + 1);
 }
-
-/** The expected emotion of a training image (no feedback is shown when its type carries none). */
-export { expectedEmotionOfType as expectedEmotionIndex } from './stimulusRules.js';
