@@ -4,6 +4,7 @@ import { RESUME_TOKEN_HEADER } from '../../src/contract/playlist.js';
 import { playlistSignature } from '../../src/server/playlist-links.js';
 import { cli, useCliEnvironment } from '../../testkit/cli.js';
 import { describeEachDialect } from '../../testkit/databases.js';
+import { contendAt, PG_POOL_CONNECTIONS } from '../../testkit/interleave.js';
 import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { FIXTURE_MEDIA, PAIR_STUDY, writeStudy } from '../../testkit/studies.js';
 
@@ -29,7 +30,13 @@ describeEachDialect('participant continuity', (dialect) => {
 
   it('gives 20 concurrent playlist calls of one PROLIFIC_PID one and the same session', async () => {
     await ctx().importStudy(PAIR_STUDY);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => playlist('platform=prolific&PROLIFIC_PID=concurrent1')));
+    // PostgreSQL: the calls queue on the job's balancing lock (its job_loads row, glimpse_open_session), held
+    // meanwhile by the test; released once 10 wait on it (the pool's connections: the other 10 queue for one), they
+    // contend there together. SQLite: sent together, decided one after the other.
+    const { results: answers, waiting } = await contendAt(ctx(), `select 1 from job_loads where job_id = 'fixture-pair' for update`, PG_POOL_CONNECTIONS, () =>
+      Array.from({ length: 20 }, () => playlist('platform=prolific&PROLIFIC_PID=concurrent1')),
+    );
+    expect(waiting).toBe(dialect === 'postgres' ? PG_POOL_CONNECTIONS : null);
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
     expect(new Set(answers.map((a) => a.body.sessionToken)).size).toBe(1);
     expect(new Set(answers.map((a) => a.body.playlistId)).size).toBe(1);

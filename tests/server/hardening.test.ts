@@ -10,6 +10,7 @@ import { openStorage } from '../../src/server/storage/open.js';
 import type { Storage } from '../../src/server/storage/types.js';
 import { importStudy } from '../../src/server/study/import.js';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../../testkit/databases.js';
+import { contendAt } from '../../testkit/interleave.js';
 import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
@@ -99,8 +100,18 @@ describeEachDialect('hardening', (dialect) => {
     it('counts the mouse-log budget in the writing transaction: 3 posts sent at once, room for 2, store 2 (issue 25)', async () => {
       const p = await bubble(1);
       const big = { mediaA: samples(90_000), mediaB: [] };
-      const answers = await Promise.all([0, 1, 2].map((n) => postJson(ctx().app, '/api/bubblescreenings/', screening(p, { screening_no: n, mouse_logs: big }), { [SESSION_TOKEN_HEADER]: p.sessionToken! })));
+      // All 3 in flight at once: by default a session sends at most 2 large bodies at once, and the third was refused
+      // unread (429 TOO_MANY_UPLOADS, large-bodies.ts) before any quota was counted.
+      ctx().app.largeBodies.limits.perSession = 3;
+      // PostgreSQL: the test holds the session's row, which each post's early check (before its pages) locks; released
+      // once all 3 wait there, they all pass it (nothing can be stored meanwhile), and only the check of the writing
+      // transaction can refuse the third. SQLite: sent together, written one after the other.
+      const { results: answers, waiting } = await contendAt(ctx(), `select 1 from sessions where id = ${p.session_id} for update`, 3, () =>
+        [0, 1, 2].map((n) => postJson(ctx().app, '/api/bubblescreenings/', screening(p, { screening_no: n, mouse_logs: big }), { [SESSION_TOKEN_HEADER]: p.sessionToken! })),
+      );
+      expect(waiting).toBe(dialect === 'postgres' ? 3 : null);
       expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 201, 429]);
+      expect(json(answers.find((a) => a.statusCode === 429)!).error).toBe('ANSWER_QUOTA');
       expect(await countRows(ctx().storage, 'screenings')).toBe(2);
     });
 

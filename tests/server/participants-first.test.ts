@@ -9,6 +9,7 @@ import { createUser } from '../../src/server/storage/users.js';
 import { cli, useCliEnvironment } from '../../testkit/cli.js';
 import { addUser, PASSWORD, signIn } from '../../testkit/console.js';
 import { describeEachDialect } from '../../testkit/databases.js';
+import { contendAt, PG_POOL_CONNECTIONS } from '../../testkit/interleave.js';
 import { sessionLogsOf } from '../../testkit/participants.js';
 import { getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { PAIR_STUDY } from '../../testkit/studies.js';
@@ -115,7 +116,13 @@ describeEachDialect('participants first', (dialect) => {
     it('checks at most 5 passwords of 20 attempts sent at once; the right one, last, gets the lock\'s answer', async () => {
       await addUser(ctx().storage, 'lead@lab.example');
       const before = passwordPool.derived;
-      const answers = await Promise.all([...Array.from({ length: 19 }, (_, i) => `wrong password ${i}`), PASSWORD].map((p) => signInFrom(ctx(), 'lead@lab.example', p)));
+      // PostgreSQL: the test holds the attempts' table (SHARE ROW EXCLUSIVE, which their counting upserts wait for);
+      // released once 10 wait on it (the pool's connections: the other 10 queue for one), they count together.
+      // SQLite: sent together, counted one after the other.
+      const { results: answers, waiting } = await contendAt(ctx(), 'lock table sign_in_attempts in share row exclusive mode', PG_POOL_CONNECTIONS, () =>
+        [...Array.from({ length: 19 }, (_, i) => `wrong password ${i}`), PASSWORD].map((p) => signInFrom(ctx(), 'lead@lab.example', p)),
+      );
+      expect(waiting).toBe(dialect === 'postgres' ? PG_POOL_CONNECTIONS : null);
       expect(passwordPool.derived - before).toBeLessThanOrEqual(5);
       expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(401));
       expect(new Set(answers.map((a) => a.body)).size).toBe(1);
@@ -125,7 +132,11 @@ describeEachDialect('participants first', (dialect) => {
     it('counts concurrent wrong passwords atomically: exactly 5 lock the address out (issue 21)', async () => {
       await addUser(ctx().storage, 'lead@lab.example');
       const before = passwordPool.derived;
-      await Promise.all(Array.from({ length: 5 }, (_, i) => signInFrom(ctx(), 'lead@lab.example', `wrong ${i}`)));
+      // PostgreSQL: all 5 counting upserts wait on the attempts' table, held by the test, then count together.
+      const { waiting } = await contendAt(ctx(), 'lock table sign_in_attempts in share row exclusive mode', 5, () =>
+        Array.from({ length: 5 }, (_, i) => signInFrom(ctx(), 'lead@lab.example', `wrong ${i}`)),
+      );
+      expect(waiting).toBe(dialect === 'postgres' ? 5 : null);
       expect(passwordPool.derived - before).toBe(5);
       expect((await signInFrom(ctx(), 'lead@lab.example', PASSWORD)).statusCode).toBe(401);
       expect(passwordPool.derived - before).toBe(5);
@@ -211,13 +222,28 @@ describeEachDialect('participants first', (dialect) => {
     it('is exactly one when 4 accounts are created at once in one process', async () => {
       for (let round = 0; round < 5; round++) {
         await ctx().storage.db.deleteFrom('users').execute();
-        const made = await Promise.all([0, 1, 2, 3].map((i) => createUser(ctx().storage, `r${round}u${i}@lab.example`, 'scrypt$1$1$1$AA$AA')));
+        // PostgreSQL: the test holds the users table in the mode the creations lock it in; released once all 4 wait,
+        // they contend for it together. SQLite: written one after the other.
+        const { results: made, waiting } = await contendAt(ctx(), 'lock table users in share row exclusive mode', 4, () =>
+          [0, 1, 2, 3].map((i) => createUser(ctx().storage, `r${round}u${i}@lab.example`, 'scrypt$1$1$1$AA$AA')),
+        );
+        expect(waiting).toBe(dialect === 'postgres' ? 4 : null);
         expect(made.filter((u) => u.admin)).toHaveLength(1);
       }
     });
 
     it('is exactly one when 4 `cli user add` processes run at once', async () => {
-      const codes = await Promise.all([0, 1, 2, 3].map((i) => runCliProcess(['user', 'add', `p${i}@lab.example`], `${PASSWORD}\n`, ctx().database.url)));
+      // PostgreSQL: the test holds the users table in the mode the creations lock it in; released once the 4
+      // processes wait on it, they contend for it together. SQLite: the processes' write transactions (BEGIN
+      // IMMEDIATE) take the file one after the other.
+      const { results: codes, waiting } = await contendAt(
+        ctx(),
+        'lock table users in share row exclusive mode',
+        4,
+        () => [0, 1, 2, 3].map((i) => runCliProcess(['user', 'add', `p${i}@lab.example`], `${PASSWORD}\n`, ctx().database.url)),
+        40_000,
+      );
+      expect(waiting).toBe(dialect === 'postgres' ? 4 : null);
       expect(codes).toEqual([0, 0, 0, 0]);
       const users = await ctx().storage.db.selectFrom('users').select(['email', 'admin']).execute();
       expect(users).toHaveLength(4);
@@ -255,7 +281,12 @@ describeEachDialect('participants first', (dialect) => {
     it('stores exactly 100 of 400 session-log posts sent at once; the rest get 429 LOGS_QUOTA', async () => {
       await ctx().importStudy(PAIR_STUDY);
       const playlist = json<GenericPlaylist>(await getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair', 'platform=prolific&PROLIFIC_PID=quota1'));
-      const answers = await Promise.all(Array.from({ length: 400 }, () => postJson(ctx().app, '/api/sessionlogs/', sessionLogsOf(playlist.sessionToken!))));
+      // PostgreSQL: the test holds the session's row, which each post's quota check locks; released once 10 wait on
+      // it (the pool's connections: the others queue for one), they count together. SQLite: counted one after the other.
+      const { results: answers, waiting } = await contendAt(ctx(), `select 1 from sessions where id = ${playlist.session_id} for update`, PG_POOL_CONNECTIONS, () =>
+        Array.from({ length: 400 }, () => postJson(ctx().app, '/api/sessionlogs/', sessionLogsOf(playlist.sessionToken!))),
+      );
+      expect(waiting).toBe(dialect === 'postgres' ? PG_POOL_CONNECTIONS : null);
       const statuses = answers.map((a) => a.statusCode);
       expect(statuses.filter((s) => s === 201)).toHaveLength(100);
       expect(statuses.filter((s) => s === 429)).toHaveLength(300);

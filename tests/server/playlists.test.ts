@@ -4,6 +4,7 @@ import { expect, it, vi } from 'vitest';
 import { completeSession } from '../../src/server/storage/sessions.js';
 import { PROTOCOL_NAMES, PROTOCOLS } from '../../src/protocols/registry.js';
 import { describeEachDialect } from '../../testkit/databases.js';
+import { contendAt, PG_POOL_CONNECTIONS } from '../../testkit/interleave.js';
 import { countRows, getPlaylist, json, postJson, ratingBody, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { FIXTURE_MEDIA, PAIR_STUDY, studyOf, writeStudy } from '../../testkit/studies.js';
 
@@ -141,7 +142,13 @@ describeEachDialect('playlist assignment', (dialect) => {
 
   it('keeps the balance under concurrent calls', async () => {
     await ctx().importStudy(PAIR_STUDY);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair')));
+    // PostgreSQL: the calls queue on the job's balancing lock (its job_loads row, glimpse_open_session), held
+    // meanwhile by the test; released once 10 wait on it (the pool's connections: the other 10 queue for one), they
+    // contend there together. SQLite: sent together, decided one after the other.
+    const { results: answers, waiting } = await contendAt(ctx(), `select 1 from job_loads where job_id = 'fixture-pair' for update`, PG_POOL_CONNECTIONS, () =>
+      Array.from({ length: 20 }, () => getPlaylist(ctx().app, '/api/getrandomtasks/fixture-pair')),
+    );
+    expect(waiting).toBe(dialect === 'postgres' ? PG_POOL_CONNECTIONS : null);
     expect(answers.every((r) => r.statusCode === 200)).toBe(true);
     const ids = answers.map((r) => json<GenericPlaylist>(r).playlistId);
     const counts = [...new Set(ids)].map((id) => ids.filter((x) => x === id).length);

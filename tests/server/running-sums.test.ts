@@ -5,10 +5,12 @@ import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import { judgeCompletedSession, screenJob } from '../../src/server/quality/screening.js';
 import { allAcceptedSums } from '../../src/server/storage/quality-sums.js';
+import { openStorage } from '../../src/server/storage/open.js';
 import { recountLoads } from '../../src/server/storage/playlist-loads.js';
 import { completeSession } from '../../src/server/storage/sessions.js';
 import { withdraw } from '../../src/server/storage/withdrawals.js';
 import { describeEachDialect } from '../../testkit/databases.js';
+import { contendAt, PG_POOL_CONNECTIONS } from '../../testkit/interleave.js';
 import { sessionLogsOf, timingEnvelopeOf } from '../../testkit/participants.js';
 import { getPlaylist, json, postJson, useServer, type GenericPlaylist } from '../../testkit/server.js';
 import { jobFields, writeStudy } from '../../testkit/studies.js';
@@ -169,7 +171,13 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
 
   it('gives one session per participant id when the same id arrives many times at once', async () => {
     await ctx().importStudy(await writeStudy(study('one-each')));
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/one-each', `platform=prolific&PROLIFIC_PID=${i % 3 === 0 ? 'SAME' : `P${i}`}`)));
+    // PostgreSQL: the arrivals queue on the job's balancing lock (its job_loads row, glimpse_open_session), held
+    // meanwhile by the test; released once 10 wait on it (the pool's connections: the last 2 queue for one), they
+    // contend there together. SQLite: sent together, decided one after the other.
+    const { results: answers, waiting } = await contendAt(ctx(), `select 1 from job_loads where job_id = 'one-each' for update`, PG_POOL_CONNECTIONS, () =>
+      Array.from({ length: 12 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/one-each', `platform=prolific&PROLIFIC_PID=${i % 3 === 0 ? 'SAME' : `P${i}`}`)),
+    );
+    expect(waiting).toBe(dialect === 'postgres' ? PG_POOL_CONNECTIONS : null);
     expect(answers.map((a) => a.statusCode)).toEqual(Array(12).fill(200));
     const same = answers.filter((_, i) => i % 3 === 0).map((a) => json<GenericPlaylist>(a).sessionToken);
     expect(new Set(same).size).toBe(1);
@@ -204,12 +212,22 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     // the next arrival's sweep to take.
     await db.updateTable('sessions').set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('id', 'in', ids.slice(0, 12)).execute();
     await db.updateTable('job_loads').set({ swept_until: new Date(Date.now() - 4 * 3600_000).toISOString() }).where('job_id', '=', 'races').execute();
-    await Promise.all([
-      // Arrivals sweep the lease while eight expired sessions (and two live ones) complete and the job is recounted.
-      ...Array.from({ length: 4 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/races', `platform=prolific&PROLIFIC_PID=N${i}`)),
-      ...[...ids.slice(0, 8), ...ids.slice(12, 14)].map((id) => completeSession(ctx().storage, id)),
-      ctx().storage.write((trx) => recountLoads(ctx().storage, trx, 'races')),
-    ]);
+    // Arrivals sweep the lease while eight expired sessions (and two live ones) complete and the job is recounted.
+    // PostgreSQL: the test holds the job's playlist_loads rows, which every one of them writes: the completions
+    // (another node's connections, so that all 15 find one) wait there with their sessions' rows updated, the
+    // recount and the arrivals wait there, or behind the job's lock or those sessions' rows; released once all 15
+    // wait, they contend together. SQLite: sent together, written one after the other.
+    const completer = dialect === 'postgres' ? await openStorage({ databaseUrl: ctx().database.url, migrate: false }) : ctx().storage;
+    try {
+      const { waiting } = await contendAt<unknown>(ctx(), `select 1 from playlist_loads where job_id = 'races' for update`, 15, () => [
+        ...Array.from({ length: 4 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/races', `platform=prolific&PROLIFIC_PID=N${i}`)),
+        ...[...ids.slice(0, 8), ...ids.slice(12, 14)].map((id) => completeSession(completer, id)),
+        ctx().storage.write((trx) => recountLoads(ctx().storage, trx, 'races')),
+      ]);
+      expect(waiting).toBe(dialect === 'postgres' ? 15 : null);
+    } finally {
+      if (completer !== ctx().storage) await completer.close();
+    }
     const cutoff = new Date(Date.now() - 3600_000).toISOString();
     const stored = await db.selectFrom('playlist_loads').select(['playlist_id', 'sessions', 'included', 'running']).where('job_id', '=', 'races').orderBy('playlist_id').execute();
     const sessions = await db.selectFrom('sessions').select(['playlist_id', 'created_at', 'completed_at']).where('job_id', '=', 'races').execute();
@@ -230,12 +248,15 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
     const tokens = started.map((a) => json<GenericPlaylist>(a).sessionToken!);
     await db.updateTable('sessions').set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('job_id', '=', 'withdrawn-races').execute();
     await db.updateTable('job_loads').set({ swept_until: new Date(Date.now() - 4 * 3600_000).toISOString() }).where('job_id', '=', 'withdrawn-races').execute();
-    // A withdrawal locks the job's counts before the sessions it deletes, in an arrival's sweep's order (the deadlock
-    // the other order allows needs an interleaving this test does not force: it checks the answers and the counts).
-    const answers = await Promise.all([
+    // A withdrawal locks the job's counts before the sessions it deletes, in an arrival's sweep's order. PostgreSQL:
+    // the test holds the job's job_loads row, which both take first; released once the 4 withdrawals and the 4
+    // arrivals wait on it, they contend there together (a withdrawal that deleted its sessions before locking the
+    // counts could deadlock here with a sweep). SQLite: sent together, written one after the other.
+    const { results: answers, waiting } = await contendAt<unknown>(ctx(), `select 1 from job_loads where job_id = 'withdrawn-races' for update`, 8, () => [
       ...tokens.slice(0, 4).map((token) => withdraw(ctx().storage, { by: 'token', value: token })),
       ...Array.from({ length: 4 }, (_, i) => getPlaylist(ctx().app, '/api/getacr/withdrawn-races', `platform=prolific&PROLIFIC_PID=X${i}`)),
     ]);
+    expect(waiting).toBe(dialect === 'postgres' ? 8 : null);
     expect(answers.slice(4).map((a) => (a as { statusCode: number }).statusCode)).toEqual([200, 200, 200, 200]);
     const stored = await db.selectFrom('playlist_loads').select(['sessions', 'running']).where('job_id', '=', 'withdrawn-races').execute();
     // 4 left of the first 8 (past the lease: not running), and the 4 new arrivals, running.

@@ -93,7 +93,7 @@ describeEachDialect('session logs in pages', (dialect) => {
     expect(rows.map((row) => row.body)).toEqual([JSON.stringify(withoutToken(body))]);
   });
 
-  it('counts paged logs in the quota by their bytes; of two logs sent at once with room for one, one is stored and the other leaves no page', async () => {
+  it('counts paged logs in the quota by their bytes; of two logs sent together with room for one, one is stored and the other leaves no page', async () => {
     const p = await session('quota');
     const body = bigLog(p.sessionToken!, 1.2);
     const size = Buffer.byteLength(JSON.stringify(withoutToken(body)));
@@ -102,6 +102,9 @@ describeEachDialect('session logs in pages', (dialect) => {
       .storage.db.insertInto('session_logs')
       .values({ session_id: p.session_id!, body: '', log_key: null, bytes: SESSION_LOGS_QUOTA.bytes - Math.round(1.5 * size), state_classes: '', created_at: new Date().toISOString() })
       .execute();
+    // Nothing to force at the database: a process writes one paged log at a time (text-pages.ts), and the early check
+    // of each log takes no lock. Both may pass that check; the check under the session's row lock, in the
+    // transaction that names the pages, refuses the second.
     const answers = await Promise.all([post(p, body), post(p, body)]);
     expect(answers.map((res) => res.statusCode).sort()).toEqual([201, 429]);
     expect(json(answers.find((res) => res.statusCode === 429)!).error).toBe('LOGS_QUOTA');
