@@ -20,7 +20,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -380,6 +380,20 @@ export function pictureOfFrame(result: { hasDamage: boolean; screenshotData?: st
 /** Chromium drew a frame and returned no picture of it: the harness lost a capture; the page lost nothing. */
 export class LostCaptureError extends Error {
   override name = 'LostCaptureError';
+}
+
+/**
+ * Keeps what a harness failure saw, for whoever reads the CI run: files under test-results/virtual-display/ (the
+ * capture as PNG, anything else as JSON), named after the check. Returns the folder.
+ */
+export function keepCapture(check: string, files: Record<string, Uint8Array | unknown>): string {
+  const folder = path.join('test-results', 'virtual-display', check.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 80));
+  mkdirSync(folder, { recursive: true });
+  for (const [name, data] of Object.entries(files)) {
+    if (data instanceof Uint8Array) writeFileSync(path.join(folder, `${name}.png`), data);
+    else writeFileSync(path.join(folder, `${name}.json`), JSON.stringify(data, null, 2));
+  }
+  return folder;
 }
 
 /**
