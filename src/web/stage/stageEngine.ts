@@ -17,15 +17,16 @@ import { Sprite, Texture } from 'pixi.js';
 import type { Application, Container, WebGLRenderer } from 'pixi.js';
 import { BubbleLayer, type BubbleItem } from './bubble/bubbleLayer';
 import { installDebugHook, type Rgba } from './debugHook';
+import { readRow, stageDebugHook, StageProbes } from './debugProbes';
 import { StageInterruptedError, type StageMediaError } from './errors';
 import { InterruptionWatch, type StageInterruption } from './interruptions';
 import { FrameClock } from './frameClock';
 import type { FrameInfo, FrameScheduler } from './frameClock';
-import { clipResources } from './clipPlayer';
 import { MediaCache, sampleWith, type VideoPath } from './mediaCache';
 import { OBJECT_DEFAULTS } from '../../contract/objects';
 import type { LoadedModel } from './objects/modelLoader';
 import type { CameraPose } from './objects/objectPose';
+import { InspectInput } from './objects/inspectInput';
 import type { ObjectRenderer } from './objects/objectRenderer';
 import { ObjectRun } from './objects/objectRun';
 import { StepSequencer } from './stepSequencer';
@@ -67,15 +68,6 @@ interface ActiveRun {
   reject(error: unknown): void;
 }
 
-/** A read of `width` device pixels of one row (1 for a single pixel), from CSS px (x, y). */
-interface PendingProbe {
-  x: number;
-  y: number;
-  width: number;
-  resolve(pixels: Uint8Array): void;
-  reject(error: unknown): void;
-}
-
 const isBubble = (item: StageItem): item is BubbleItem => item.bubble !== undefined;
 
 /** The 3D objects on screen: where each is drawn, the view settings and the pose last drawn. */
@@ -110,7 +102,7 @@ export class StageEngine implements StageController {
   private pendingSize: { deviceWidth: number; deviceHeight: number; ratio: number } | null = null;
   /** The canvas's device-pixel size as the browser reports it (ResizeObserver 'device-pixel-content-box'). */
   private deviceBox: { width: number; height: number } | null = null;
-  private probes: PendingProbe[] = [];
+  private readonly probes: StageProbes;
   private lastRecords: PresentationRecord[] | null = null;
   private lastMediaRects: Rect[] = [];
   private removeDebugHook: (() => void) | null = null;
@@ -123,10 +115,8 @@ export class StageEngine implements StageController {
   private objectsOnScreen: ObjectsOnScreen | null = null;
   private objectRendererNow: ObjectRenderer | null = null;
   private background: string;
-  /** Benchmarks (debug hook `measureRender`): every frame renders in full, waits for the GPU and notes the cost. */
-  private renderCosts: number[] | null = null;
-  /** Inspect: the pointer position of the drag in progress (client px), or null. */
-  private dragFrom: { x: number; y: number; pointerId: number } | null = null;
+  /** 3D objects under inspection: drag and wheel turn their camera. */
+  private readonly inspect: InspectInput;
 
   constructor(options: StageEngineOptions) {
     this.app = options.app;
@@ -140,6 +130,7 @@ export class StageEngine implements StageController {
     this.background = options.background;
     this.media = new MediaCache(options.lookup, this.app.renderer, undefined, options.videoPath, (loaded) => this.uploadModel(loaded));
     this.bubble = new BubbleLayer(this.app.renderer, this.app.stage);
+    this.probes = new StageProbes(this.app.renderer);
     // Pixi's GC would unload a prepared texture left unused for 60 s, so that its onset frame re-uploads it;
     // MediaCache owns texture lifetimes instead.
     this.app.renderer.gc.enabled = false;
@@ -164,9 +155,7 @@ export class StageEngine implements StageController {
     }
     this.measureHost();
     this.app.canvas.addEventListener('pointerdown', this.handlePointerDown);
-    this.app.canvas.addEventListener('wheel', this.handleWheel, { passive: false });
-    this.app.canvas.addEventListener('pointerup', this.handlePointerUp);
-    this.app.canvas.addEventListener('pointercancel', this.handlePointerUp);
+    this.inspect = new InspectInput(this.app.canvas, () => this.run?.object ?? null, () => this.canvasRect.height);
     this.pointerEvents.addEventListener('pointermove', this.handlePointerMove, { passive: true });
     this.pointerEvents.addEventListener('scroll', this.handleScroll, { passive: true });
     this.clock.onFrame((frame) => this.drawFrame(frame));
@@ -196,70 +185,20 @@ export class StageEngine implements StageController {
     this.warmingUp = false;
     warmup.destroy();
     this.dirty = true;
-    const engine = this;
-    this.removeDebugHook = installDebugHook({
-      get refreshMs() {
-        return engine.refreshMs;
-      },
-      get refresh() {
-        return engine.refresh;
-      },
-      get frameCount() {
-        return engine.clock.frameCount;
-      },
-      get lastRecords() {
-        return engine.lastRecords;
-      },
-      get lastMediaRects() {
-        return engine.lastMediaRects;
-      },
-      get drawn() {
-        return engine.bubble.drawn;
-      },
-      get blurPlan() {
-        return engine.bubble.blurPlan;
-      },
-      get objectPose() {
-        const objects = engine.objectsOnScreen;
-        return objects && { ...objects.pose, frame: objects.frame };
-      },
-      get objectRects() {
-        return engine.objectsOnScreen?.items.map((item) => ({ ...item.rect })) ?? [];
-      },
-      size: () => this.size(),
-      probe: (x, y) => this.probe(x, y),
-      probeRow: (x, y, width) => this.probeRow(x, y, width),
-      videoUpload: (media) => {
-        const entry = this.media.peek(media);
-        return entry?.clip ? entry.clip.uploadPath : entry?.video ? 'element' : null;
-      },
-      resources: () => {
-        const three = this.objectRendererNow;
-        // PixiJS's own hashes of what it holds on the GPU (a released resource leaves a null behind: not counted).
-        type Held = { items?: Record<string, unknown> } | undefined;
-        const systems = this.app.renderer as unknown as Record<'texture' | 'buffer' | 'geometry', Record<string, Held> | undefined>;
-        const live = (hash: Held) => (hash?.items ? Object.values(hash.items).filter(Boolean).length : 0);
-        return {
-          ...this.media.resources(),
-          players: clipResources.players,
-          packets: clipResources.packets,
-          packetBytes: clipResources.packetBytes,
-          videoFrames: clipResources.openFrames,
-          decoders: clipResources.decoders,
-          pixiTextures: live(systems.texture?._managedTextures),
-          pixiBuffers: live(systems.buffer?._managedBuffers),
-          pixiGeometries: live(systems.geometry?._managedGeometries),
-          renderTargets: three?.renderTargets ?? 0,
-          threeTextures: three?.gpuMemory.textures ?? 0,
-          threeGeometries: three?.gpuMemory.geometries ?? 0,
-        };
-      },
-      measureRender: (on) => {
-        const costs = this.renderCosts ?? [];
-        this.renderCosts = on ? [] : null;
-        return costs;
-      },
-    });
+    this.removeDebugHook = installDebugHook(
+      stageDebugHook({
+        controller: this,
+        clock: this.clock,
+        bubble: this.bubble,
+        media: this.media,
+        renderer: this.app.renderer,
+        probes: this.probes,
+        lastRecords: () => this.lastRecords,
+        lastMediaRects: () => this.lastMediaRects,
+        objects: () => this.objectsOnScreen,
+        three: () => this.objectRendererNow,
+      }),
+    );
     return this;
   }
 
@@ -344,7 +283,7 @@ export class StageEngine implements StageController {
 
   /** Read one canvas pixel (CSS px) right after the next clock frame (the read itself waits for the GPU). */
   probe(x: number, y: number): Promise<Rgba> {
-    return new Promise((resolve, reject) => this.probes.push({ x, y, width: 1, resolve: ([r, g, b, a]) => resolve([r, g, b, a]), reject }));
+    return this.probes.probe(x, y);
   }
 
   /**
@@ -352,8 +291,7 @@ export class StageEngine implements StageController {
    * bytes of device pixels (one readPixels: a watcher's cost stays one GPU wait per frame, however many points).
    */
   probeRow(x: number, y: number, width: number): Promise<Uint8Array> {
-    const resolution = this.app.renderer.resolution;
-    return new Promise((resolve, reject) => this.probes.push({ x, y, width: Math.max(1, Math.round(width * resolution)), resolve, reject }));
+    return this.probes.probeRow(x, y, width);
   }
 
   /**
@@ -367,9 +305,7 @@ export class StageEngine implements StageController {
     this.resizeObserver.disconnect();
     this.removeDebugHook?.();
     this.app.canvas.removeEventListener('pointerdown', this.handlePointerDown);
-    this.app.canvas.removeEventListener('wheel', this.handleWheel);
-    this.app.canvas.removeEventListener('pointerup', this.handlePointerUp);
-    this.app.canvas.removeEventListener('pointercancel', this.handlePointerUp);
+    this.inspect.destroy();
     this.pointerEvents.removeEventListener('pointermove', this.handlePointerMove);
     this.pointerEvents.removeEventListener('scroll', this.handleScroll);
     const run = this.run;
@@ -378,7 +314,7 @@ export class StageEngine implements StageController {
       run.videos.forEach((video) => video.stop());
       run.reject(new DOMException('The stage was unmounted during play()', 'AbortError'));
     }
-    this.probes.splice(0).forEach((probe) => probe.reject(new DOMException('The stage was unmounted', 'AbortError')));
+    this.probes.rejectAll(new DOMException('The stage was unmounted', 'AbortError'));
     this.show([]);
     this.bubble.destroy();
     this.media.destroy();
@@ -452,7 +388,7 @@ export class StageEngine implements StageController {
     if (this.bubble.refreshVideo((run?.videos.length ?? 0) > 0, bubbleVideoChanged)) this.dirty = true;
     const damage = this.bubble.follow(this.pointerOnCanvas(), frame);
     // A video with a new frame draws the frame; a bubble window move draws only the region it changed.
-    const full = this.dirty || onset || this.warmingUp || objectsChanged || this.renderCosts !== null || (videoChanged && this.bubble.media === null);
+    const full = this.dirty || onset || this.warmingUp || objectsChanged || this.probes.renderCosts !== null || (videoChanged && this.bubble.media === null);
     const started = performance.now();
     if (full || damage) {
       if (full) this.bubble.drawAll();
@@ -461,15 +397,15 @@ export class StageEngine implements StageController {
       if (full) this.drawObjects();
       this.dirty = false;
       if (onset && run && this.hasGl()) {
-        this.readRow(0, 0, this.pixel);
+        readRow(this.app.renderer, 0, 0, this.pixel);
         run.sequencer.markOnsetRendered(performance.now());
-      } else if (this.renderCosts && this.hasGl()) {
-        this.readRow(0, 0, this.pixel);
-        this.renderCosts.push(performance.now() - started);
+      } else if (this.probes.renderCosts && this.hasGl()) {
+        readRow(this.app.renderer, 0, 0, this.pixel);
+        this.probes.renderCosts.push(performance.now() - started);
       }
     }
     // The canvas keeps its last frame (preserveDrawingBuffer): a probe reads what is on screen.
-    this.answerProbes();
+    this.probes.answer();
     if (finished) this.finish(finished);
   }
 
@@ -543,7 +479,7 @@ export class StageEngine implements StageController {
         onEnded,
       );
       run.object.start(frame);
-      this.app.canvas.style.touchAction = objects.options.mode === 'inspect' ? 'none' : '';
+      this.inspect.begin(objects.options.mode);
     }
     // A 'video-end' step without a playing video or a turntable has nothing to wait for.
     if (run.videos.length === 0 && run.object?.mode !== 'turntable') run.sequencer.markVideosEnded();
@@ -554,8 +490,7 @@ export class StageEngine implements StageController {
     if (run.object) {
       record.object = run.object.stop();
       run.object = null;
-      this.dragFrom = null;
-      this.app.canvas.style.touchAction = '';
+      this.inspect.end();
     }
     if (run.videos.length === 0) return;
     record.videos = run.videos.map((video) => video.stop());
@@ -663,33 +598,6 @@ export class StageEngine implements StageController {
     return !!(this.app.renderer as Partial<WebGLRenderer>).gl;
   }
 
-  /** After a render: every waiting probe reads the frame just drawn. */
-  private answerProbes(): void {
-    const resolution = this.app.renderer.resolution;
-    for (const probe of this.probes.splice(0)) {
-      try {
-        probe.resolve(this.readRow(Math.floor(probe.x * resolution), Math.floor(probe.y * resolution), new Uint8Array(probe.width * 4)));
-      } catch (error) {
-        probe.reject(error);
-      }
-    }
-  }
-
-  /**
-   * Read device pixels of a row (from the top-left) of the frame just rendered into `pixels` (RGBA, as many as it
-   * holds); waits for the GPU. A probe gets a buffer of its own; the engine's own waits reuse one.
-   */
-  private readRow(x: number, y: number, pixels: Uint8Array): Uint8Array {
-    const gl = (this.app.renderer as WebGLRenderer).gl;
-    if (!gl) throw new Error('the stage needs the WebGL renderer');
-    const width = pixels.length / 4;
-    const bound = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
-    if (bound !== null) gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.readPixels(x, gl.drawingBufferHeight - 1 - y, width, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
-    if (bound !== null) gl.bindFramebuffer(gl.FRAMEBUFFER, bound);
-    return pixels;
-  }
-
   /**
    * The canvas's size in device pixels (the browser's own device-pixel box where it reports one) and the ratio; a
    * change is applied at the start of the next frame. A new ratio (a window moved to another screen, a zoom step)
@@ -711,36 +619,13 @@ export class StageEngine implements StageController {
   private readonly handlePointerDown = (event: PointerEvent): void => {
     if (!event.isPrimary) return;
     this.run?.sequencer.click(event.timeStamp);
-    if (this.run?.object?.mode === 'inspect') {
-      // Inspect: a drag turns the camera; captured, so it goes on outside the canvas.
-      this.dragFrom = { x: event.clientX, y: event.clientY, pointerId: event.pointerId };
-      this.app.canvas.setPointerCapture?.(event.pointerId);
-      event.preventDefault();
-    }
+    this.inspect.pointerDown(event);
   };
 
   private readonly handlePointerMove = (event: PointerEvent): void => {
     if (!event.isPrimary) return;
     this.pointer = { clientX: event.clientX, clientY: event.clientY };
-    const drag = this.dragFrom;
-    if (drag && drag.pointerId === event.pointerId && this.run?.object) {
-      // Applied in the next clock frame (the pose is read when the frame is drawn).
-      this.run.object.drag(event.clientX - drag.x, event.clientY - drag.y);
-      drag.x = event.clientX;
-      drag.y = event.clientY;
-    }
-  };
-
-  private readonly handlePointerUp = (event: PointerEvent): void => {
-    if (this.dragFrom?.pointerId === event.pointerId) this.dragFrom = null;
-  };
-
-  private readonly handleWheel = (event: WheelEvent): void => {
-    if (this.run?.object?.mode !== 'inspect') return;
-    event.preventDefault();
-    // Lines and pages as pixels (Firefox reports lines).
-    const scale = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.canvasRect.height : 1;
-    this.run.object.wheel(event.deltaY * scale);
+    this.inspect.pointerMove(event);
   };
 
   private readonly handleScroll = (): void => this.measureHost();
