@@ -106,5 +106,19 @@ export const DEFAULT_SCALING: Scaling = 'integer';
 export const DEFAULT_INTERRUPTIONS = { mode: 'replay', replays: 2 } as const;
 export type InterruptionPolicy = { mode: NonNullable<JobFields['interruptedTrials']>; replays: number };
 
+/** The study's interruption policy (job `interruptedTrials`, `interruptionReplays`), defaults filled in. */
+export function interruptionPolicyOf(job: Pick<JobFields, 'interruptedTrials' | 'interruptionReplays'>): InterruptionPolicy {
+  return { mode: job.interruptedTrials ?? DEFAULT_INTERRUPTIONS.mode, replays: job.interruptionReplays ?? DEFAULT_INTERRUPTIONS.replays };
+}
+
+/**
+ * After the `count`-th interruption of a trial: null while the policy plays it again, else the answer's `mediaError`
+ * (not played through: the quality rules exclude it as a technical fault).
+ */
+export function interruptedFailure(count: number, cause: string, { mode, replays }: InterruptionPolicy): string | null {
+  if (mode === 'replay' && count <= replays) return null;
+  return `interrupted ${count} times (last: ${cause}); ${mode === 'replay' ? `${replays} replays` : 'the study skips interrupted trials'}`;
+}
+
 /** GET /api/jobs/{id}: the job fields, the id, and background_color (the piiface spelling). */
 export type JobResponse = JobFields & { id: string; background_color: string };

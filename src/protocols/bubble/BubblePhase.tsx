@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { DEFAULT_INTERRUPTIONS } from '../../contract/job.js';
+import { interruptionPolicyOf } from '../../contract/job.js';
 import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
 import { inTraining } from '../../web/flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../../web/flow/StoreContext.js';
@@ -39,7 +39,7 @@ export function BubblePhase({ query, stage }: InteractiveTestProps<BubbleQuery>)
   const [samples] = useState(createSampleStore);
   const mapping: StimulusMapping = useRef((x: number, y: number) => ({ x, y }));
   usePointerSamples(samples, mapping);
-  const interruptions = useMemo(() => ({ mode: job.interruptedTrials ?? DEFAULT_INTERRUPTIONS.mode, replays: job.interruptionReplays ?? DEFAULT_INTERRUPTIONS.replays }), [job]);
+  const interruptions = useMemo(() => interruptionPolicyOf(job), [job]);
   const run = useBubbleTrials({ store, stage, samples, mapping, query, freeTask: isFreeTask(query), stimuli: stimuli ?? [], training, scaling: job.scaling, interruptions, onDone });
 
   useEffect(() => {

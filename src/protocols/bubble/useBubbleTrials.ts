@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
+import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, interruptedFailure, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
 import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
 import { answerPipelineOf } from '../../web/flow/answers.js';
 import type { GlimpseStore } from '../../web/flow/store.js';
@@ -194,9 +194,8 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
         if (isStageInterrupted(error)) {
           // The stage stopped drawing (docs/timing.md "When the stage cannot draw"): the play starts again from its
           // centering while the study's replays last, what was drawn kept with the answer.
-          const count = ++interrupted.current.count;
-          const { mode, replays } = policy.current;
-          if (mode === 'replay' && count <= replays) {
+          const unplayed = interruptedFailure(++interrupted.current.count, error.interruption, policy.current);
+          if (unplayed === null) {
             console.log(`the stage was interrupted (${error.interruption}): playing the stimulus again`);
             plays.current.push(error.records);
             window.removeEventListener('pointerdown', onPress);
@@ -209,7 +208,7 @@ export function useBubbleTrials(input: BubbleTrialsInput): BubbleTrials {
           }
           // Not played through: posted and answered as it was, excluded as a technical fault by the quality rules.
           records = error.records;
-          failure = interrupted.current.failure = `interrupted ${count} times (last: ${error.interruption}); ${mode === 'replay' ? `${replays} replays` : 'the study skips interrupted trials'}`;
+          failure = interrupted.current.failure = unplayed;
         } else {
           console.log('the stimulus could not be played', error);
           if (isStageMediaError(error)) {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo } from 'react';
-import { DEFAULT_INTERRUPTIONS } from '../../contract/job.js';
+import { interruptionPolicyOf } from '../../contract/job.js';
 import { refreshRuleFailure } from '../screens/eligibility/rules.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import { DIALOG_GAP_PX } from '../../protocols/common/objects.js';
@@ -42,7 +42,7 @@ function TrialView({ module, stage }: { module: StagedModule; stage: StageContro
   const params = useMemo(() => module.params(job), [module, job]);
   const stimuli = useMemo(() => ((training ? playlist?.stimulis_training : playlist?.stimulis) ?? []) as PlaylistStimulus[], [training, playlist]);
   const onDone = useCallback(() => dispatch({ type: 'TEST_DONE' }), [dispatch]);
-  const interruptions = useMemo(() => ({ mode: job.interruptedTrials ?? DEFAULT_INTERRUPTIONS.mode, replays: job.interruptionReplays ?? DEFAULT_INTERRUPTIONS.replays }), [job]);
+  const interruptions = useMemo(() => interruptionPolicyOf(job), [job]);
   const run = useStagedTrials({ store, module, params, stimuli, training, stage, scaling: job.scaling, interruptions, minRefreshHz: job.minRefreshHz, onDone });
 
   useEffect(() => {

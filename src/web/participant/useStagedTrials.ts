@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
+import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, interruptedFailure, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import type { StagedModule } from '../../protocols/types.js';
 import { answerPipelineOf } from '../flow/answers.js';
@@ -170,14 +170,14 @@ export function useStagedTrials({ store, module, params, stimuli, training, stag
           interrupted.current += 1;
           held.current = null;
           clearTimeout(answerTimer);
-          const { mode, replays } = policy.current;
-          if (mode === 'replay' && interrupted.current <= replays) {
+          const unplayed = interruptedFailure(interrupted.current, error.interruption, policy.current);
+          if (unplayed === null) {
             console.log(`the stage was interrupted (${error.interruption}): playing the stimulus again`);
             setState((s) => ({ ...s, status: 'interrupted', playCount: s.playCount + 1, heldRects: undefined }));
             return;
           }
           // Not played through: answered, and excluded as a technical fault by the quality rules (mediaError).
-          failure.current = `interrupted ${interrupted.current} times (last: ${error.interruption}); ${mode === 'replay' ? `${replays} replays` : 'the study skips interrupted trials'}`;
+          failure.current = unplayed;
         } else {
           console.log('the stimulus could not be shown', error);
           if (isStageMediaError(error)) plays.current.push(error.records);
