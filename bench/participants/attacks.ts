@@ -1,16 +1,18 @@
 /**
  * bench:participants rows of issue 34 (security round 4): what the fourth probe did to participants, run against a
  * node in its own process, each compared with an idle run of the same node in the same script:
- * - 50 anonymous 12 MiB rating bodies at once, in 3 waves;
+ * - 50 anonymous 12 MiB rating bodies at once, in LARGE_BODY_WAVES waves;
  * - 200 slow senders of 8 MiB session logs (each with its own session's token);
- * - `cli import` of a large study beside the running server, then the same study again (unchanged).
+ * - `cli import` of a large study beside the running server, then the same study again (unchanged);
+ * - the same study uploaded in the console, twice.
  * Each row gives participants' rating and session-log p99 against idle, and the server's resident memory (RSS)
  * before, at its peak and after.
  */
 import { spawn } from 'node:child_process';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { quantile, send, sleep } from '../shared/measure.js';
+import { multipartBody, PASSWORD, zipFolder } from '../../testkit/console.js';
 import { count, deadline, PAIR_STUDY, participantWrites, round, startNode, summary, type BenchNode } from './node.js';
 
 const IDLE_S = 6;
@@ -77,12 +79,18 @@ function attackers(args: Array<string | number>): Promise<number[]> {
 
 const answersOf = (statuses: number[]) => count(statuses.map((status) => ({ status })));
 
-/** 3 waves of 50 anonymous 12 MiB rating bodies at once (no session token). */
+/**
+ * Waves of 50 anonymous 12 MiB bodies. 3 waves took about 2 s: participants' p99 over that time (72 ratings) was
+ * their maximum; 10 give a p99 of a few hundred.
+ */
+const LARGE_BODY_WAVES = 10;
+
+/** LARGE_BODY_WAVES waves of 50 anonymous 12 MiB rating bodies at once (no session token). */
 async function anonymousLargeBodies() {
   const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' });
   try {
     return await underAttack(node, async () => {
-      const statuses = await attackers([node.url, '/api/ratings/', 12 * MiB - 1024, 'fast', 3, 50, 0]);
+      const statuses = await attackers([node.url, '/api/ratings/', 12 * MiB - 1024, 'fast', LARGE_BODY_WAVES, 50, 0]);
       // 0: the connection was closed before the answer was read (the server refused the body unread).
       return { bodies: statuses.length, answers: answersOf(statuses) };
     });
@@ -110,19 +118,26 @@ async function slowSenders() {
   }
 }
 
+/** A study of IMPORT_STIMULI pair stimuli, with its media, in `folder` (study.json and study-media/). */
+async function largeStudy(folder: string, id: string): Promise<string> {
+  const images = ['red.png', 'green.png', 'blue.png', 'yellow.png'];
+  const perPlaylist = 10_000;
+  const playlists = Array.from({ length: Math.ceil(IMPORT_STIMULI / perPlaylist) }, (_, n) => ({
+    stimuli: Array.from({ length: Math.min(perPlaylist, IMPORT_STIMULI - n * perPlaylist) }, (_, i) => ({ sourceA: images[(i + n) % 4]!, sourceB: images[(i + n + 1) % 4]! })),
+  }));
+  const pair = JSON.parse(await readFile(PAIR_STUDY, 'utf8')) as { job: unknown };
+  await mkdir(folder, { recursive: true });
+  await cp(resolve(dirname(PAIR_STUDY), 'media'), join(folder, 'study-media'), { recursive: true });
+  const file = join(folder, 'study.json');
+  await writeFile(file, JSON.stringify({ id, job: pair.job, media: 'study-media', playlists }));
+  return file;
+}
+
 /** `cli import` of a study of IMPORT_STIMULI stimuli beside the running server, then the same file again. */
 async function cliImport() {
   const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' });
   try {
-    const images = ['red.png', 'green.png', 'blue.png', 'yellow.png'];
-    const perPlaylist = 10_000;
-    const playlists = Array.from({ length: Math.ceil(IMPORT_STIMULI / perPlaylist) }, (_, n) => ({
-      stimuli: Array.from({ length: Math.min(perPlaylist, IMPORT_STIMULI - n * perPlaylist) }, (_, i) => ({ sourceA: images[(i + n) % 4]!, sourceB: images[(i + n + 1) % 4]! })),
-    }));
-    const pair = JSON.parse(await readFile(PAIR_STUDY, 'utf8')) as { job: unknown };
-    await cp(resolve(dirname(PAIR_STUDY), 'media'), join(node.dir, 'study-media'), { recursive: true });
-    const file = join(node.dir, 'large-study.json');
-    await writeFile(file, JSON.stringify({ id: 'large', job: pair.job, media: 'study-media', playlists }));
+    const file = await largeStudy(join(node.dir, 'large'), 'large');
     const runImport = () =>
       new Promise<{ code: number | null; seconds: number }>((done) => {
         const started = performance.now();
@@ -137,12 +152,35 @@ async function cliImport() {
   }
 }
 
+/** The same study uploaded as a zip in the console, into the running server (its study.json parsed off the loop). */
+async function consoleUpload() {
+  const node = await startNode({ RATE_LIMIT_SESSIONS_PER_MINUTE: '0', RATE_LIMIT_ANSWERS_PER_MINUTE: '0' });
+  try {
+    const folder = join(node.dir, 'upload');
+    await largeStudy(folder, 'uploaded');
+    const zip = await zipFolder(folder);
+    const signIn = await send(`${node.url}/console/api/sign-in`, { method: 'POST', body: { email: 'lead@lab.example', password: PASSWORD } });
+    if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status} ${signIn.body}`);
+    const headers = { cookie: signIn.cookies.join('; '), 'x-csrf-token': (JSON.parse(signIn.body) as { csrfToken: string }).csrfToken };
+    const upload = async () => {
+      const { payload, contentType } = multipartBody(zip);
+      const answer = await send(`${node.url}/console/api/import`, { method: 'POST', body: payload, headers: { ...headers, 'content-type': contentType } });
+      if (answer.status !== 200) throw new Error(`upload: ${answer.status} ${answer.body.slice(0, 300)}`);
+      return { status: answer.status, seconds: round(answer.ms / 1000), zipMb: round(zip.length / MiB) };
+    };
+    return { stimuli: IMPORT_STIMULI, created: await underAttack(node, upload), unchanged: await underAttack(node, upload) };
+  } finally {
+    await node.stop();
+  }
+}
+
 /** The rows, each printed as a table line too. */
 export async function attackRows(step: <T>(name: string, run: () => Promise<T>) => Promise<T>) {
   return {
-    anonymousLargeBodies: await step('50 anonymous 12 MiB bodies x 3', anonymousLargeBodies),
+    anonymousLargeBodies: await step(`50 anonymous 12 MiB bodies x ${LARGE_BODY_WAVES}`, anonymousLargeBodies),
     slowSenders: await step('200 slow senders', slowSenders),
     cliImport: await step(`cli import of ${IMPORT_STIMULI} stimuli`, cliImport),
+    consoleUpload: await step(`console upload of ${IMPORT_STIMULI} stimuli`, consoleUpload),
   };
 }
 
@@ -151,11 +189,13 @@ const describe = (row: Row) =>
   `ratings p99 ${row.during.ratings.p99} ms vs ${row.idle.ratings.p99} idle (× ${row.p99Ratio.ratings}); logs p99 ${row.during.logs.p99} vs ${row.idle.logs.p99} (× ${row.p99Ratio.logs}); RSS ${row.rssMb.before} → peak ${row.rssMb.peak} → ${row.rssMb.after} MB`;
 
 export function attackTable(rows: Awaited<ReturnType<typeof attackRows>>): string {
-  const { anonymousLargeBodies: a, slowSenders: s, cliImport: c } = rows;
+  const { anonymousLargeBodies: a, slowSenders: s, cliImport: c, consoleUpload: u } = rows;
   return [
-    `| 3 × 50 anonymous 12 MiB rating bodies at once | ${describe(a)}; answers ${JSON.stringify(a.outcome.answers)} |`,
+    `| ${LARGE_BODY_WAVES} × 50 anonymous 12 MiB rating bodies at once | ${describe(a)}; answers ${JSON.stringify(a.outcome.answers)} |`,
     `| 200 slow senders of 8 MiB session logs, 15 s | ${describe(s)}; answers ${JSON.stringify(s.outcome.answers)} (-1: admitted, still sending) |`,
     `| \`cli import\` of ${c.stimuli} stimuli beside the server (${c.created.outcome.seconds} s) | ${describe(c.created)} |`,
     `| the same import again, unchanged (${c.unchanged.outcome.seconds} s) | ${describe(c.unchanged)} |`,
+    `| the same study uploaded in the console, a ${u.created.outcome.zipMb} MiB zip (${u.created.outcome.seconds} s) | ${describe(u.created)} |`,
+    `| the same upload again, unchanged (${u.unchanged.outcome.seconds} s) | ${describe(u.unchanged)} |`,
   ].join('\n');
 }

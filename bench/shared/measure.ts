@@ -20,7 +20,8 @@ export interface SendOptions {
   method?: string;
   /** Local address to send from (a participant behind their own address). */
   from?: string;
-  body?: string | object;
+  /** JSON (an object), or the body as it is (a string, or a Buffer such as a multipart upload). */
+  body?: string | Buffer | object;
   headers?: Record<string, string>;
   /**
    * The connections to send on, as a browser keeps them (bench:launch: one keep-alive agent per participant).
@@ -38,7 +39,7 @@ const isReadable = (headers: IncomingHttpHeaders) => !headers['content-encoding'
  * it is sent once more, as browsers do; the server never read it (answers carry idempotency keys anyway).
  */
 export function send(url: string, opts: SendOptions = {}): Promise<Answer> {
-  const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
   const started = performance.now();
   const attempt = (retry: boolean): Promise<Answer> =>
     new Promise((resolve) => {

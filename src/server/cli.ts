@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -148,14 +148,30 @@ async function exportCommand(storage: Storage, args: string[], mediaDir: string,
   return 0;
 }
 
+/**
+ * Niceness for the whole process. Linux keeps a niceness per thread, and V8's garbage-collector threads and libuv's
+ * pool start before this code runs: each thread of /proc/self/task gets it (threads started later inherit it).
+ */
+export function lowerPriority(niceness: number): void {
+  let threads: number[] = [0];
+  try {
+    threads = readdirSync('/proc/self/task').map(Number);
+  } catch {
+    // not Linux: the process's own call covers it
+  }
+  for (const thread of threads) {
+    try {
+      setPriority(thread, niceness);
+    } catch {
+      // not permitted here: same priority as the server
+    }
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // The CLI runs beside the server on the same machine (docs/cli.md): it yields the CPU to the server's
   // participants (niceness 10; raising it needs no privilege). Its writes wait for the server's, and the reverse.
-  try {
-    setPriority(10);
-  } catch {
-    // not permitted here: same priority as the server
-  }
+  lowerPriority(10);
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {

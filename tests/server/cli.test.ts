@@ -187,3 +187,21 @@ describeEachDialect('CLI', (dialect) => {
     expect((await cli(['frobnicate'])).err).toContain('Usage: npm run cli');
   });
 });
+
+it("gives every thread of the CLI's process the lower priority, not only its main thread (Linux keeps one per thread)", async () => {
+  const { execFile } = await import('node:child_process');
+  const script = [
+    "import { readdirSync, readFileSync } from 'node:fs';",
+    "const { lowerPriority } = await import('./src/server/cli.ts');",
+    "const niceness = () => readdirSync('/proc/self/task').map((t) => Number(readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]));",
+    'lowerPriority(10);',
+    'console.log(JSON.stringify(niceness()));',
+  ].join('\n');
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  const threads = JSON.parse(out) as number[];
+  // V8's and libuv's threads start before any code runs: there are always several.
+  expect(threads.length).toBeGreaterThan(3);
+  expect(new Set(threads)).toEqual(new Set([10]));
+});

@@ -269,4 +269,18 @@ describeEachDialect('study import', (dialect) => {
     expect(await ctx().importStudy(file)).toMatchObject({ status: 'unchanged' });
     expect(json(await getPlaylist(ctx().app, '/api/getacr/large')).stimulis).toHaveLength(1300);
   });
+
+  it('finds a change in the last page of a long playlist (read 2,000 stored stimuli at a time)', async () => {
+    const stimuli = Array.from({ length: 4_500 }, (_, i) => sampleStimulus('absolute_category_rating', i));
+    const file = await writeStudy({ id: 'paged', job: jobFields('absolute_category_rating'), playlists: [{ stimuli }] });
+    expect(await ctx().importStudy(file)).toMatchObject({ status: 'created', stimuli: 4_500 });
+    expect(await ctx().importStudy(file)).toMatchObject({ status: 'unchanged' });
+    const study = JSON.parse(await readFile(file, 'utf8')) as { playlists: Array<{ stimuli: Array<{ source: string }> }> };
+    const last = study.playlists[0]!.stimuli[4_499]!.source === 'red.png' ? 'green.png' : 'red.png';
+    study.playlists[0]!.stimuli[4_499] = { source: last };
+    await writeFile(file, JSON.stringify(study));
+    expect(await ctx().importStudy(file)).toMatchObject({ status: 'updated' });
+    const stored = await ctx().storage.db.selectFrom('stimuli').select('spec').where('position', '=', 4_499).where('is_training', '=', 0).execute();
+    expect(stored.map((row) => JSON.parse(row.spec) as unknown)).toEqual([{ source: last }]);
+  });
 });

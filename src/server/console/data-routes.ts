@@ -21,16 +21,17 @@ import { jobsOfUser, mayCreateStudies } from '../storage/users.js';
 import { stagingPath } from '../study/staging.js';
 import { importStudy, StudyConflictError } from '../study/import.js';
 import { StudyValidationError } from '../study/validate.js';
+import { parseJsonOffLoop } from '../study/json-off-loop.js';
 import { requireRole } from './auth.js';
 import { byteCounter, DiskBudget, unpackStudyZip, type UploadLimits } from './study-zip.js';
 import { requestArrived } from '../plugins/security.js';
 
 const cannotCreate = () => new HttpError(403, 'CANNOT_CREATE_STUDIES', 'only administrators and accounts allowed to create studies may upload a new study (cli user grant EMAIL creator)');
 
-/** The study's id, read from the unpacked study.json (null when it has none: the import's validation says why). */
-async function readStudyId(studyFile: string): Promise<string | null> {
+/** The study's id, from the parsed study.json (null when it has none: the import's validation says why). */
+async function readStudyId(parsed: Promise<unknown>): Promise<string | null> {
   try {
-    const id = (JSON.parse(await readFile(studyFile, 'utf8')) as { id?: unknown } | null)?.id;
+    const id = ((await parsed) as { id?: unknown } | null)?.id;
     return typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
   } catch {
     return null;
@@ -90,14 +91,17 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       requestArrived(request);
       const studyFile = await unpackStudyZip(zip, join(folder, 'study'), limits, lease.take);
       await rm(zip);
-      const studyId = (await readStudyId(studyFile)) ?? '';
+      // Parsed once, off the event loop (a study.json may be hundreds of MB), for the id and for the import.
+      const parsed = parseJsonOffLoop(studyFile);
+      parsed.catch(() => undefined);
+      const studyId = (await readStudyId(parsed)) ?? '';
       const existing = studyId ? await findJob(app.storage, studyId) : undefined;
       if (existing) await requireRole(app, request, studyId, 'owner');
       else if (!creator) throw cannotCreate();
       try {
         // The console is one source: uploading the same study again is a re-import, as with the same file in the CLI.
         // A study uploaded here starts as a draft (created so, in the import's transaction): its owner opens it when ready.
-        return await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${studyId}`, createdStatus: 'draft', ownerId: user.id });
+        return await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${studyId}`, createdStatus: 'draft', ownerId: user.id, readJson: () => parsed });
       } catch (error) {
         if (error instanceof StudyValidationError) {
           const total = error.problems.length + error.more;

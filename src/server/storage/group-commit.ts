@@ -49,7 +49,7 @@ export interface CommitDurability {
  * busy timeout of 5 s the event loop itself waited, and every participant's request with it (issue 34). Past
  * BUSY_GIVE_UP_MS the batch fails (503 STORAGE_UNAVAILABLE: the pages send again).
  */
-export const BUSY_PAUSE_MAX_MS = 20;
+export const BUSY_PAUSE_MAX_MS = 5;
 export const BUSY_GIVE_UP_MS = 30_000;
 
 /** SQLite's answer when another connection holds the lock this one needs. */

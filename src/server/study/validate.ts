@@ -63,6 +63,10 @@ export interface LoadedStudy {
   models: Map<string, CheckedModel>;
 }
 
+/** Reads and parses a study file: on the event loop (the CLI), or off it (the console: json-off-loop.ts). */
+export type StudyJsonReader = (file: string) => Promise<unknown>;
+const readJsonFile: StudyJsonReader = async (file) => JSON.parse(await readFile(file, 'utf8'));
+
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const validators = new Map<JsonSchema, ValidateFunction>();
 function validatorOf(schema: JsonSchema): ValidateFunction {
@@ -75,11 +79,11 @@ function validatorOf(schema: JsonSchema): ValidateFunction {
  * Reads and checks a study file: the JSON schema (closed objects), the stimulus shape the job's protocol needs,
  * and that every referenced media file exists inside the media folder. Collects every problem before failing.
  */
-export async function loadStudy(path: string, protocols: ProtocolRegistry = PROTOCOLS): Promise<LoadedStudy> {
+export async function loadStudy(path: string, protocols: ProtocolRegistry = PROTOCOLS, readJson: StudyJsonReader = readJsonFile): Promise<LoadedStudy> {
   const file = resolve(path);
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(file, 'utf8'));
+    data = await readJson(file);
   } catch (error) {
     throw new StudyValidationError(file, [{ path: '$', message: `not readable JSON: ${(error as Error).message}` }]);
   }

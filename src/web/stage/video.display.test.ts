@@ -273,3 +273,49 @@ describe("the demo studies' videos play through the stage clock", () => {
     expect(worst, 'the largest channel difference between the two uploads').toBeLessThanOrEqual(2);
   }), 240000);
 });
+
+describe('a page hidden mid-clip', () => {
+  it('ends the step at once as "hidden", counting only the clip frames captured before; once visible the clip replays exact to the frame', () => againOnLostCapture(async () => {
+    await loadStage(60);
+    const step = await addClip('frames-30fps.mp4');
+    const due = cadence(30, 30, 60);
+    // The 60-refresh clip, its window minimized 24 refreshes in (Browser.setWindowBounds: visibilitychange, no rAF).
+    const started = await display.evaluate((s) => window.__bench.startPlay([s]), step, { capture: true });
+    const frames = [...started.frames];
+    for (let i = 0; i < 24; i++) frames.push(await display.frame({ capture: true }));
+    await display.setWindowState('minimized');
+    // The compositor keeps its last picture while minimized, but no screen shows it: the first frame sent now is the
+    // first refresh off screen, so what was shown ends there.
+    const offScreen = await display.frame({ capture: true });
+    for (let i = 0; i < 20; i++) await display.frame();
+    const { value } = await display.evaluate(() => window.__bench.playing!, null, { maxFrames: 1 });
+    const interrupted = value as { name: string; records: PresentationRecord[] };
+    expect(interrupted.name).toBe('StageInterruptedError');
+    const [record] = interrupted.records;
+    expect([record!.endedBy, record!.interrupted?.cause]).toEqual(['interrupted', 'hidden']);
+    const shown = (await shownFromCaptures(frames, step.items[0]!.rect)).filter((s) => s.frame !== null);
+    // The last run's refreshes end where the page left the screen.
+    shown.at(-1)!.refreshes = offScreen.vsync - shown.at(-1)!.vsync;
+    const video = record!.videos![0]!;
+    // Every clip frame the record counts as drawn was on screen, in order, and none after the page was hidden; the
+    // container's 30 frames stay beside them, so a cut play never looks complete.
+    expect(video.frames).toBe(30);
+    expect(video.drawnFrames).toBe(shown.length);
+    expect(shown.map((s) => s.frame)).toEqual(Array.from({ length: shown.length }, (_, k) => k));
+    expect(video.drawnFrames).toBeGreaterThan(8);
+    expect(video.drawnFrames).toBeLessThan(30);
+    expect(video.lastFrame).toBe(shown.at(-1)!.frame);
+    const capturedRefreshes = shown.reduce((n, s) => n + s.refreshes, 0);
+    // Never a refresh more than the screen showed; at most the last one, still on screen when hidden, left out.
+    expect(record!.shownFrames).toBeLessThanOrEqual(capturedRefreshes);
+    expect(record!.shownFrames).toBeGreaterThanOrEqual(capturedRefreshes - 1);
+    expect(record!.interrupted!.refreshes).toBe(record!.shownFrames);
+
+    // Visible again: the replay shows every frame of the clip, from frame 0, each for exactly its refreshes.
+    await display.setWindowState('normal');
+    const again = await playCaptured(step, 64);
+    const replay = await shownFromCaptures(again.frames, step.items[0]!.rect);
+    expect(replay.filter((s) => s.frame !== null).map((s) => s.refreshes)).toEqual(due);
+    expectRecordIsCapture(again.record, again.record.videos![0]!, replay, due, 1000 / 60);
+  }), 180000);
+});
