@@ -1,91 +1,47 @@
 /**
- * RFC 4180 CSV: a streaming reader (quoted fields, doubled quotes, line breaks inside quotes, CRLF or LF)
- * and the writer used for the report tables (CRLF, fields quoted only when needed).
+ * RFC 4180 CSV through csv-parse and csv-stringify (Adaltas' node-csv, docs/libraries.md): a streaming reader
+ * (quoted fields, doubled quotes, line breaks inside quotes, CRLF, LF or CR, a byte-order mark), and the writer of
+ * the exports and report tables (CRLF, fields quoted only when needed), plus the spreadsheet-formula defence.
  */
+import { parse, type Options as ParseOptions } from 'csv-parse';
+import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export class CsvError extends Error {}
 
-const enum State {
-  FieldStart,
-  Unquoted,
-  Quoted,
-  /** A quote inside a quoted field: the field ends, or it is the first of a doubled quote. */
-  QuoteSeen,
-  /** After CR: a following LF belongs to the same line end. */
-  AfterCr,
+/**
+ * Records may differ in length (a votes file's optional columns), line ends may mix (a file edited on two systems),
+ * and a blank line is a record of one empty field, as RFC 4180 reads it (the callers skip it).
+ */
+const READING: ParseOptions = { bom: true, relax_column_count: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n', '\r'] };
+
+/** csv-parse's codes for malformed quoting, in the words the analysis prints. */
+const QUOTING_PROBLEMS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'unterminated quoted field',
+  CSV_INVALID_CLOSING_QUOTE: 'text after a closing quote',
+  INVALID_OPENING_QUOTE: 'quote inside an unquoted field',
+};
+
+/** A CsvError naming the line, for csv-parse's errors; any other error (the file's own) as it is. */
+function readingError(error: unknown): unknown {
+  const { code, lines, message } = error as { code?: string; lines?: number; message?: string };
+  if (typeof code !== 'string' || typeof lines !== 'number' || !/^(CSV_|INVALID_)/.test(code)) return error;
+  return new CsvError(`line ${lines}: ${QUOTING_PROBLEMS[code] ?? message}`);
 }
 
-/** Splits a stream of text chunks into records; memory holds one record at a time. */
+/** Splits a stream of text chunks into records; memory holds one record at a time (and csv-parse's buffers). */
 export async function* csvRecords(chunks: AsyncIterable<string | Buffer> | Iterable<string>): AsyncGenerator<string[]> {
-  let state = State.FieldStart as State;
-  let field = '';
-  let record: string[] = [];
-  let line = 1;
-  let first = true;
-
-  for await (const raw of chunks) {
-    let chunk = typeof raw === 'string' ? raw : raw.toString('utf8');
-    if (first && chunk.length > 0) {
-      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1); // byte-order mark of spreadsheet exports
-      first = false;
-    }
-    let run = 0; // start of the plain characters of the current field not yet copied into `field`
-    const ready: string[][] = [];
-    // A field ends at a comma (the record goes on) or at a line end (the record is ready).
-    const endField = (value: string, c: number) => {
-      record.push(value);
-      field = '';
-      state = State.FieldStart;
-      if (c === 44) return;
-      ready.push(record);
-      record = [];
-      line++;
-      if (c === 13) state = State.AfterCr;
-    };
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
-      if (state === State.AfterCr) {
-        state = State.FieldStart;
-        if (c === 10) continue;
-      }
-      switch (state) {
-        case State.FieldStart:
-          if (c === 34) {
-            state = State.Quoted;
-            run = i + 1;
-          } else if (c === 44 || c === 10 || c === 13) endField('', c);
-          else {
-            state = State.Unquoted;
-            run = i;
-          }
-          break;
-        case State.Unquoted:
-          if (c === 44 || c === 10 || c === 13) endField(field + chunk.slice(run, i), c);
-          else if (c === 34) throw new CsvError(`line ${line}: quote inside an unquoted field`);
-          break;
-        case State.Quoted:
-          if (c === 34) {
-            field += chunk.slice(run, i);
-            state = State.QuoteSeen;
-          } else if (c === 10) line++;
-          break;
-        case State.QuoteSeen:
-          if (c === 34) {
-            field += '"';
-            state = State.Quoted;
-            run = i + 1;
-          } else if (c === 44 || c === 10 || c === 13) endField(field, c);
-          else throw new CsvError(`line ${line}: text after a closing quote`);
-          break;
-      }
-    }
-    if (state === State.Unquoted || state === State.Quoted) field += chunk.slice(run);
-    yield* ready;
-  }
-  if (state === State.Quoted) throw new CsvError(`line ${line}: unterminated quoted field`);
-  if (state === State.Unquoted || state === State.QuoteSeen || record.length > 0) {
-    record.push(field);
-    yield record;
+  const parser = parse(READING);
+  // The source's own failure reaches the loop below through the parser, which the pipeline destroys with it.
+  const feeding = pipeline(Readable.from(chunks), parser).catch(() => undefined);
+  try {
+    for await (const record of parser) yield record as string[];
+  } catch (error) {
+    throw readingError(error);
+  } finally {
+    parser.destroy();
+    await feeding;
   }
 }
 
@@ -104,11 +60,18 @@ export function neutraliseFormula(text: string): string {
   return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; quotes doubled. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * CRLF records; a field is quoted when it holds a comma, a quote or a line break (csv-stringify quotes only at its
+ * own record delimiter, CRLF, unless told: a lone LF or CR would split the record for other readers).
+ */
+const WRITING: StringifyOptions = { record_delimiter: 'windows', quoted_match: /[\r\n]/ };
+
+/** Records as CSV text, each ending in CRLF. */
+export function csvLines(records: ReadonlyArray<readonly string[]>): string {
+  return stringify(records as string[][], WRITING);
 }
 
+/** One record as a CSV line ending in CRLF. */
 export function csvLine(values: readonly string[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
+  return csvLines([values]);
 }
