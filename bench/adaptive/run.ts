@@ -24,7 +24,6 @@
  * scenario also gives the trials needed to reach the RMSE the full design has at 280 trials per content, and the
  * RMSE ratios at fixed budgets. Writes bench/results/adaptive.json and prints tables.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +33,7 @@ import { scaleThurstone, JOD_SIGMA } from '../../src/analysis/paired/thurstone.j
 import { createRandom, type Random } from '../../src/analysis/random.js';
 import { pearson, spearman } from '../../src/analysis/stats.js';
 import { quantile } from '../shared/measure.js';
+import { writeBenchResult } from '../shared/run-stamp.js';
 
 const quick = process.argv.includes('--quick');
 const seedsArg = process.argv.indexOf('--seeds');
@@ -277,8 +277,7 @@ function main() {
   };
   if (!quick) {
     const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'results');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'adaptive.json'), JSON.stringify(out, null, 1) + '\n');
+    writeBenchResult(path.join(dir, 'adaptive.json'), out);
   }
   const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : String(x));
   for (const [name, sc] of Object.entries(scenarios)) {

@@ -9,13 +9,14 @@
  * markdown table. Target: ratio ≤ 3, memory flat in the number of observers.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pearson } from '../../src/analysis/stats.js';
 import { openStorage } from '../../src/server/storage/open.js';
 import { buildAcrJob, buildPairedJob } from './synthetic.js';
+import { writeBenchResult } from '../shared/run-stamp.js';
 
 const QUICK = process.argv.includes('--quick');
 const TARGET_RATIO = 3;
@@ -179,8 +180,7 @@ async function main() {
       memory,
     };
     if (!QUICK) {
-      await mkdir('bench/results', { recursive: true });
-      await writeFile('bench/results/analysis.json', `${JSON.stringify(output, null, 2)}\n`);
+      writeBenchResult('bench/results/analysis.json', output);
     }
 
     console.log(`\nbench:analysis${QUICK ? ' (--quick: small jobs, not written)' : ''} — report / export of the same rows, target ≤ ${TARGET_RATIO}×\n`);

@@ -6,12 +6,12 @@
  * what bench:launch posts). Median and worst of 40 reads each, after the validators are compiled as the server does
  * before it listens (timed apart); results in bench/results/inline-body.json.
  */
-import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { SMALL_BODY_BYTES, JsonWorkerPool, type LargeBodyKind } from '../../src/server/body/json-pool.js';
 import { quantile, round1 } from '../shared/measure.js';
+import { writeBenchResult } from '../shared/run-stamp.js';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -67,7 +67,7 @@ for (const { name, kind, body } of bodies) {
 await pool.close();
 const baseline = rows[0]!.medianMs;
 const result = { date: new Date().toISOString(), loadAverage: loadavg(), smallBodyBytes: SMALL_BODY_BYTES, validatorsCompileMs, rows: rows.map((r) => ({ ...r, ratioToBaseline: round1(r.medianMs / baseline) })) };
-await writeFile(join(import.meta.dirname, '../results/inline-body.json'), `${JSON.stringify(result, null, 2)}\n`);
+writeBenchResult(join(import.meta.dirname, '../results/inline-body.json'), result);
 console.log(`inline reads of at most ${SMALL_BODY_BYTES} bytes, ${result.date}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log(`validators compiled before listening: ${validatorsCompileMs} ms`);
 console.log('| body | bytes | answer | median ms | worst ms | × baseline |\n|---|---:|---|---:|---:|---:|');

@@ -5,13 +5,14 @@
  * Loopback only, 100 connections, bounded duration. Writes bench/results/api.json and prints a markdown table.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { quantile, round1 } from '../shared/measure.js';
+import { writeBenchResult } from '../shared/run-stamp.js';
 
 const CONNECTIONS = 100;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -290,8 +291,7 @@ async function main(): Promise<void> {
       nodes: { oneNode, threeNodes, ratio: Number((threeNodes.rps / oneNode.rps).toFixed(3)) },
       freeze: freezeFigure,
     };
-    await mkdir('bench/results', { recursive: true });
-    await writeFile('bench/results/api.json', `${JSON.stringify(report, null, 2)}\n`);
+    writeBenchResult('bench/results/api.json', report);
 
     const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
     const load = report.machine.loadAverage1m;

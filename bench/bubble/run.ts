@@ -6,7 +6,6 @@
  * pointer event and the first frame drawing the window there. Writes bench/results/bubble.json and prints a table.
  * Default graphics: SwiftShader (CPU); --gpu launches Chromium on the machine's GPU instead.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import type { Page } from '@playwright/test';
 import { gpuMachine, isSoftwareRenderer, openBenchPage, resultsDir } from '../timing/benchPage';
 import { figures } from './figures';
 import type { CostFigures, Point, Setup } from './figures';
+import { writeBenchResult } from '../shared/run-stamp';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -289,8 +289,7 @@ async function main(): Promise<void> {
       targets,
     };
     const outDir = resultsDir();
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(path.join(outDir, dryRun ? 'bubble-gpu-dry-run.json' : gpu ? 'bubble-gpu.json' : 'bubble.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchResult(path.join(outDir, dryRun ? 'bubble-gpu-dry-run.json' : gpu ? 'bubble-gpu.json' : 'bubble.json'), result);
     printTable(result);
     if (gpu) printSweep(result.sizes);
   } finally {

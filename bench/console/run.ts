@@ -20,6 +20,7 @@ import { jobFields } from '../../testkit/job-fields.js';
 import { startNode } from '../../testkit/node-process.js';
 import { benchDatabase } from '../shared/database.js';
 import { summary, type Summary } from '../shared/measure.js';
+import { writeBenchResult } from '../shared/run-stamp.js';
 
 const PHASE_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const POSTERS = 20;
@@ -147,8 +148,7 @@ async function main(): Promise<void> {
     targetP99Ms: TARGET_P99_MS,
     met: loaded.meta.p99 < TARGET_P99_MS && loaded.rating.p99 < TARGET_P99_MS,
   };
-  await mkdir('bench/results', { recursive: true });
-  await writeFile(`bench/results/console${postgres ? '-postgres' : ''}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(`bench/results/console${postgres ? '-postgres' : ''}.json`, result);
   const row = (name: string, l: Latencies) => `| ${name} | ${l.n} | ${l.p50} | ${l.p99} | ${l.max} | ${l.failures} |`;
   console.log(`| probe (${result.database}) | n | p50 ms | p99 ms | max ms | failures |\n|---|---:|---:|---:|---:|---:|`);
   console.log(row('/meta.json idle', idle.meta));

@@ -16,7 +16,7 @@
  * CLIP_SIZES=640x360,… overrides the sizes (a dry run). Writes display-clips.json (SwiftShader), display-gpu.json
  * (--gpu) or display-gpu-dry-run.json under BENCH_RESULTS_DIR (default bench/results) after each size.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,7 @@ import { gpuMachine, resultsDir, serveBenchPage } from '../timing/benchPage';
 import { displayGraphicsFlags, VirtualDisplay, type DisplayFrame } from '../../testkit/virtualDisplay';
 import type { PresentationRecord, PresentationStep, Rect } from '../../src/web/stage/types';
 import { displayGpuMode, OPEN_LIMIT_MS, RendererCheck, within } from './gpuDisplay';
+import { writeBenchResult } from '../shared/run-stamp';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FPS = 60;
@@ -241,28 +242,20 @@ try {
     // A display that never answered at the first size will not at the next: the lease is short.
     if (results.some((r) => r.error?.includes('no answer within'))) break;
     results.push(await runSize(served.url, width, height));
-    mkdirSync(path.dirname(outFile), { recursive: true });
-    writeFileSync(
-      outFile,
-      `${JSON.stringify(
-        {
-          bench: 'display-clips',
-          started,
-          seconds: Math.round((performance.now() - t0) / 1000),
-          clip: { fps: FPS, seconds: SECONDS, frames: FRAMES, codec: 'H.264 (libx264 main, crf 12)', refreshHz: HZ, capturedPlays: CAPTURED_PLAYS, pacedPlays: PACED_PLAYS },
-          host: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
-          gpu: mode.gpu,
-          dryRun: mode.dryRun,
-          graphicsFlags: displayGraphicsFlags(),
-          machine: gpuMachine(),
-          renderers: [...renderers.seen],
-          summary: results.map(summary),
-          sizes: results,
-        },
-        null,
-        1,
-      )}\n`,
-    );
+    writeBenchResult(outFile, {
+      bench: 'display-clips',
+      started,
+      seconds: Math.round((performance.now() - t0) / 1000),
+      clip: { fps: FPS, seconds: SECONDS, frames: FRAMES, codec: 'H.264 (libx264 main, crf 12)', refreshHz: HZ, capturedPlays: CAPTURED_PLAYS, pacedPlays: PACED_PLAYS },
+      host: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
+      gpu: mode.gpu,
+      dryRun: mode.dryRun,
+      graphicsFlags: displayGraphicsFlags(),
+      machine: gpuMachine(),
+      renderers: [...renderers.seen],
+      summary: results.map(summary),
+      sizes: results,
+    });
   }
   console.log(markdown(results));
 } finally {

@@ -9,7 +9,6 @@
  * cell; BENCH_LONG=1 adds the 10 s column; BENCH_MOVES (default 20) pointer moves per latency row;
  * BENCH_PART=timing|bubble runs one part only (the other part of display.json is kept).
  */
-import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +19,7 @@ import { bubbleLatency, METHODS } from './bubbleLatency';
 import type { LatencyRow } from './bubbleLatency';
 import { prepareTimingPage, timingRuns } from './timing';
 import type { Cell } from './timing';
+import { runStamp } from '../shared/run-stamp';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(benchDir, '../..');
@@ -77,8 +77,10 @@ async function main(): Promise<void> {
   const result: Record<string, unknown> = {
     ...previous,
     machine: 'virtual display (chromium-headless-shell, SwiftShader)',
-    commit: execSync('git rev-parse --short HEAD', { cwd: repoRoot }).toString().trim(),
   };
+  // A part not run now keeps its own earlier stamp (each part carries its run: commit, tree, host, load).
+  delete result.commit;
+  delete result.run;
   const display = await VirtualDisplay.launch({ refreshHz: 60 });
   try {
     if (PART === 'all' || PART === 'timing') {
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
         const loadBefore = loadAverage();
         await prepareTimingPage(display, served.url);
         const timing = await timingRuns(display, RATES, DURATIONS, REPS, log);
-        result.timing = { date: new Date().toISOString(), reps: REPS, durations: DURATIONS.map(([n]) => n), loadAverage: { before: loadBefore, after: loadAverage() }, ...timing };
+        result.timing = { date: new Date().toISOString(), run: runStamp(), reps: REPS, durations: DURATIONS.map(([n]) => n), loadAverage: { before: loadBefore, after: loadAverage() }, ...timing };
       } finally {
         await served.close();
       }
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
       try {
         const loadBefore = loadAverage();
         const rows = await bubbleLatency(display, served.url, LATENCY_RATES, MOVES, log);
-        result.bubbleLatency = { date: new Date().toISOString(), moves: MOVES, viewport: [display.width, display.height], loadAverage: { before: loadBefore, after: loadAverage() }, rows };
+        result.bubbleLatency = { date: new Date().toISOString(), run: runStamp(), moves: MOVES, viewport: [display.width, display.height], loadAverage: { before: loadBefore, after: loadAverage() }, rows };
       } finally {
         await served.close();
       }

@@ -17,7 +17,6 @@
  * software one refused; writes fidelity-gpu.json under BENCH_RESULTS_DIR. `--gpu --dry-run`: the same code path on
  * whatever renderer there is (fidelity-gpu-dry-run.json), never GPU figures.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -44,6 +43,7 @@ import {
   type Fidelity,
 } from '../../testkit/pixelFidelity';
 import { layoutSingle, pixelsPerMediaPixel } from '../../src/web/stage/layouts';
+import { writeBenchResult } from '../shared/run-stamp';
 
 const RATIOS = [1, 1.25, 1.5, 1.75, 2];
 const { gpu, dryRun } = displayGpuMode();
@@ -151,8 +151,7 @@ try {
     ? { gpu: true, dryRun, graphicsFlags: displayGraphicsFlags(), machine: gpuMachine(), note: dryRun ? 'Dry run of the --gpu code path: not GPU figures.' : undefined }
     : { gpu: false, graphicsFlags: displayGraphicsFlags() };
   const write = (result: object) => {
-    mkdirSync(path.dirname(outFile), { recursive: true });
-    writeFileSync(outFile, `${JSON.stringify({ started, host, ...graphics, renderers: [...renderers.seen], ...result }, null, 1)}\n`);
+    writeBenchResult(outFile, { started, host, ...graphics, renderers: [...renderers.seen], ...result });
   };
   let images: Awaited<ReturnType<typeof imageRows>> | undefined;
   let imagesS = 0;

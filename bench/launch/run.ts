@@ -34,6 +34,7 @@ import { countByStatus, quantile, round1, send, sleep, summary, type Summary } f
 import { runJourney, type Outcome } from './participant.js';
 import { busiestProfile } from './profile-summary.js';
 import { syntheticStudy } from './synthetic.js';
+import { writeBenchResult } from '../shared/run-stamp.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -382,8 +383,7 @@ async function load(): Promise<void> {
     postgresBackends: dialect === 'postgres' ? pgCpu.backends : null,
     postgresStatements,
   };
-  await mkdir('bench/results', { recursive: true });
-  await writeFile(`bench/results/launch-${dialect}-${nodesWanted}n-${arrivals}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(`bench/results/launch-${dialect}-${nodesWanted}n-${arrivals}.json`, result);
   console.log(JSON.stringify({ ...result, routes: undefined }, null, 1));
   console.log('| route | n | p50 ms | p95 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|---:|');
   for (const [route, s] of Object.entries(result.routes)) console.log(`| ${route} | ${s.n} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} |`);
@@ -394,8 +394,7 @@ async function synthetic(): Promise<void> {
   const results = [await syntheticStudy('sqlite', sizes)];
   if (args.postgres) results.push(await syntheticStudy('postgres', sizes));
   const out = { benchmark: 'one more completion (the code: completion and on-line verdict) on a study of 100 vs 10,000 sessions', date: new Date().toISOString(), loadAverage: loadavg().map((l) => Math.round(l * 100) / 100), results, target: 1.5 };
-  await mkdir('bench/results', { recursive: true });
-  await writeFile('bench/results/launch-synthetic.json', `${JSON.stringify(out, null, 2)}\n`);
+  writeBenchResult('bench/results/launch-synthetic.json', out);
   console.log('| database | sessions | code p50 ms | code p95 ms | former aggregate p50 ms | live statistics p50 ms |\n|---|---:|---:|---:|---:|---:|');
   for (const r of results) for (const s of [r.small, r.large]) console.log(`| ${r.dialect} | ${s.sessions} | ${s.code.p50} | ${s.code.p95} | ${s.formerAggregate.p50} | ${s.liveStatistics.p50} |`);
   for (const r of results) console.log(`${r.dialect}: ratio ${r.ratio} (target ≤ ${out.target}: ${r.ratio <= out.target ? 'met' : 'NOT met'})`);

@@ -7,7 +7,7 @@
  *   npm run bench:participants            # about 2 minutes; BENCH_FLOOD_S=32 spreads the 600 sign-ins as the probe did
  */
 import { request as httpRequest } from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { nginxBinary, startNginx } from '../../testkit/nginx.js';
 import { createPgSchema } from '../../testkit/pg-schema.js';
 import { countRows } from '../../testkit/rows.js';
 import { quantile, send, sleep, type Answer } from '../shared/measure.js';
+import { writeBenchResult } from '../shared/run-stamp.js';
 
 const FLOOD_S = Number(process.env.BENCH_FLOOD_S ?? 20);
 const IDLE_S = 6;
@@ -239,8 +240,7 @@ const results = {
   logQuota: { sqlite: await logQuota('sqlite'), postgres: await logQuota('postgres') },
   ...(await attackRows(step)),
 };
-await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/participants.json', `${JSON.stringify(results, null, 2)}\n`);
+writeBenchResult('bench/results/participants.json', results);
 console.log(JSON.stringify(results, null, 2));
 const f = results;
 console.log(`

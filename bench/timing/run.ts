@@ -7,7 +7,6 @@
  * the wire before a participant's first screen, compressed and not (transfer.ts); --transfer-only measures that
  * alone (the build and the transfer) into bench/results/transfer.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +17,7 @@ import { benchWebDir, measureInitialJs, notMeasured } from './bundleSize';
 import { measureTransfer, type TransferFigures } from './transfer';
 import type { LongTaskPlan } from './conditions';
 import { runVideoBench, videoMarkdown } from './videoBench';
+import { writeBenchResult } from '../shared/run-stamp';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
@@ -54,9 +54,8 @@ async function main(): Promise<void> {
   const transfer = prebuilt ? null : await measureTransfer(repoRoot, benchWebDir(repoRoot));
   if (transfer) log(transferLine(transfer));
   if (process.argv.includes('--transfer-only')) {
-    mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
     const only = { date: new Date().toISOString(), loadAverageAtStart: loadAtStart, initialJs: bundle, transfer };
-    writeFileSync(path.join(repoRoot, 'bench/results/transfer.json'), `${JSON.stringify(only, null, 2)}\n`);
+    writeBenchResult(path.join(repoRoot, 'bench/results/transfer.json'), only);
     if (transfer) console.log(transferLine(transfer));
     return;
   }
@@ -144,8 +143,7 @@ async function main(): Promise<void> {
       runtimeS: Math.round((Date.now() - started) / 1000),
     };
     const file = path.join(resultsDir(), gpu ? 'timing-gpu.json' : 'timing.json');
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchResult(file, result);
     console.log(markdown(result));
     console.log(`\n${videoMarkdown(video)}`);
     log(`wrote ${file}`);
@@ -175,9 +173,8 @@ async function runVideoOnly(log: (m: string) => void, loadAtStart: number[], sta
       video,
       runtimeS: Math.round((Date.now() - started) / 1000),
     };
-    mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
     const file = framesUpload ? 'timing-video-frames.json' : 'timing-video.json';
-    writeFileSync(path.join(repoRoot, 'bench/results', file), `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchResult(path.join(repoRoot, 'bench/results', file), result);
     console.log(`load average ${loadAtStart[0]} at start, ${result.environment.loadAverageAtEnd[0]} at end; refresh ${round(refreshMs)} ms\n`);
     console.log(videoMarkdown(video));
     log(`wrote bench/results/${file}`);

@@ -49,6 +49,19 @@ describe('architecture', () => {
     expect(offenders(client, runtimeImport)).toEqual([]);
   });
 
+  // The study and payload schemas are TypeBox values: one runtime import from the participant page brought TypeBox
+  // into its first bundle (+14 KB gzip, found 2026-11-28). The page takes their types, and plain values from
+  // modules without TypeBox (contract/job-options.ts).
+  it('the participant page and the protocols reach the TypeBox schemas for types only', () => {
+    const schemaModules = sources('src/contract')
+      .filter((f) => /from '@sinclair\/typebox'/.test(f.text))
+      .map((f) => f.file.replace(/^src\/contract\/|\.ts$/g, ''));
+    expect(schemaModules).toContain('job');
+    const page = [...sources('src/web'), ...sources('src/protocols')];
+    const runtimeImport = new RegExp(`(?:^|\\n)\\s*(?:import|export)(?!\\s+type\\b)[^;'"]*?'(?:\\.\\.\\/)+contract\\/(?:${schemaModules.join('|')})(?:\\.js)?'`);
+    expect(offenders(page, runtimeImport)).toEqual([]);
+  });
+
   it('only src/web/stage imports PixiJS', () => {
     const web = [...sources('src/web'), ...sources('src/protocols')];
     expect(offenders(web.filter((f) => !f.file.startsWith('src/web/stage/')), /from '(pixi\.js|@pixi\/react)'/)).toEqual([]);

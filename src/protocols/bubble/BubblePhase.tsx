@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { interruptionPolicyOf } from '../../contract/job.js';
+import { interruptionPolicyOf } from '../../contract/job-options.js';
 import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
 import { inTraining } from '../../web/flow/phases.js';
 import { useGlimpse, useGlimpseStore } from '../../web/flow/StoreContext.js';

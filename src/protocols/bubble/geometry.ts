@@ -19,7 +19,7 @@
  * At the nominal size and scale 1 that is simply CSS px from the media's top-left corner. Positions outside the
  * media are kept (negative or beyond the size).
  */
-import type { Scaling } from '../../contract/job.js';
+import type { Scaling } from '../../contract/job-options.js';
 import { pixelsPerMediaPixel } from '../../web/stage/layouts.js';
 import type { ItemPixels, Rect } from '../../web/stage/types.js';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, interruptedFailure, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
+import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, interruptedFailure, type InterruptionPolicy, type Scaling } from '../../contract/job-options.js';
 import type { BubblePlaylistStimulus } from '../../contract/playlist.js';
 import { answerPipelineOf } from '../../web/flow/answers.js';
 import type { GlimpseStore } from '../../web/flow/store.js';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { DEFAULT_SCALING, type Scaling } from '../../contract/job.js';
+import { DEFAULT_SCALING, type Scaling } from '../../contract/job-options.js';
 import type { PiifacePlaylistStimulus } from '../../contract/playlist.js';
 import { answerPipelineOf } from '../../web/flow/answers.js';
 import type { GlimpseStore } from '../../web/flow/store.js';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo } from 'react';
-import { interruptionPolicyOf } from '../../contract/job.js';
+import { interruptionPolicyOf } from '../../contract/job-options.js';
 import { refreshRuleFailure } from '../screens/eligibility/rules.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import { DIALOG_GAP_PX } from '../../protocols/common/objects.js';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, interruptedFailure, type InterruptionPolicy, type Scaling } from '../../contract/job.js';
+import { DEFAULT_INTERRUPTIONS, DEFAULT_SCALING, interruptedFailure, type InterruptionPolicy, type Scaling } from '../../contract/job-options.js';
 import type { PlaylistStimulus } from '../../contract/playlist.js';
 import type { StagedModule } from '../../protocols/types.js';
 import { answerPipelineOf } from '../flow/answers.js';

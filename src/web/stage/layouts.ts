@@ -9,7 +9,7 @@
  * device pixel, and the CSS rectangle is that divided by the ratio. Otherwise ('fit', or no scaling: tests and the
  * old behaviour) every coordinate is a whole CSS pixel and media are shrunk to fit.
  */
-import type { Scaling } from '../../contract/job';
+import type { Scaling } from '../../contract/job-options';
 import type { ItemPixels, Rect, StageItem } from './types';
 
 export interface Size {

@@ -3,7 +3,7 @@
  * (no pixi.js import here, so importing this file does not pull PixiJS into the first bundle).
  */
 import type { StageInterruption } from './interruptions';
-import type { Scaling } from '../../contract/job';
+import type { Scaling } from '../../contract/job-options';
 import type { ResolvedObjectOptions } from '../../contract/objects';
 
 /** A rectangle in CSS pixels, relative to the stage canvas's top-left corner. */

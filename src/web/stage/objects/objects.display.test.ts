@@ -11,9 +11,9 @@
  * - a broken file is refused with a StageMediaError of kind 'model'.
  */
 import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBenchPage } from '../../../../bench/timing/benchPage';
+import { cropRgb as crop, meanDifference as meanDiff } from '../../../../testkit/captureRuns';
 import { againOnLostCapture, keepCapture, LostCaptureError, VirtualDisplay, type DisplayFrame } from '../../../../testkit/virtualDisplay';
 import { OBJECT_DEFAULTS, type ResolvedObjectOptions } from '../../../contract/objects';
 import type { PresentationRecord, PresentationStep, Rect } from '../types';
@@ -52,16 +52,6 @@ afterAll(async () => {
 
 const options = (o: Partial<ResolvedObjectOptions>): ResolvedObjectOptions => ({ ...OBJECT_DEFAULTS, ...o });
 const single = (media: string, rect: Rect, object: ResolvedObjectOptions, end: PresentationStep['end']): PresentationStep => ({ label: 'S', items: [{ media, rect, object }], end });
-
-async function crop(png: Buffer, rect: Rect): Promise<Buffer> {
-  return sharp(png).extract({ left: rect.x, top: rect.y, width: rect.width, height: rect.height }).removeAlpha().raw().toBuffer();
-}
-
-function meanDiff(a: Buffer, b: Buffer): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
 
 interface Played {
   records: PresentationRecord[];
