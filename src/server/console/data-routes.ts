@@ -21,22 +21,25 @@ import { jobsOfUser, mayCreateStudies } from '../storage/users.js';
 import { stagingPath } from '../study/staging.js';
 import { importStudy, StudyConflictError } from '../study/import.js';
 import { StudyValidationError } from '../study/validate.js';
-import { parseJsonOffLoop } from '../study/json-off-loop.js';
+import { loadStudyOffLoop, type StudyLoading } from '../study/study-off-loop.js';
+import { PROTOCOLS } from '../../protocols/registry.js';
 import { requireRole } from './auth.js';
 import { byteCounter, DiskBudget, unpackStudyZip, type UploadLimits } from './study-zip.js';
 import { requestArrived } from '../plugins/security.js';
 
 const cannotCreate = () => new HttpError(403, 'CANNOT_CREATE_STUDIES', 'only administrators and accounts allowed to create studies may upload a new study (cli user grant EMAIL creator)');
 
-/** The study's id, from the parsed study.json (null when it has none: the import's validation says why). */
-async function readStudyId(parsed: Promise<unknown>): Promise<string | null> {
+/** The study's id, read from the unpacked study.json on the loop (a registry other than the built-in one: tests). */
+async function readStudyId(studyFile: string): Promise<unknown> {
   try {
-    const id = ((await parsed) as { id?: unknown } | null)?.id;
-    return typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+    return (JSON.parse(await readFile(studyFile, 'utf8')) as { id?: unknown } | null)?.id;
   } catch {
     return null;
   }
 }
+
+/** A study id that can name a job (null: none; the import's validation says why). */
+const validStudyId = (id: unknown): string | null => (typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null);
 
 /**
  * The console's data routes: importing a study zip, every export format and the decisions lists (streamed, with
@@ -79,6 +82,7 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
     const lease = budget.lease();
     // No answer names a server path: the staging folder is written as "upload:".
     const scrub = (text: string) => text.split(folder).join('upload:');
+    let loading: StudyLoading | null = null;
     try {
       await mkdir(folder, { recursive: true });
       const part = await request.file();
@@ -91,17 +95,18 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       requestArrived(request);
       const studyFile = await unpackStudyZip(zip, join(folder, 'study'), limits, lease.take);
       await rm(zip);
-      // Parsed once, off the event loop (a study.json may be hundreds of MB), for the id and for the import.
-      const parsed = parseJsonOffLoop(studyFile);
-      parsed.catch(() => undefined);
-      const studyId = (await readStudyId(parsed)) ?? '';
+      // Parsed and checked off the event loop (a study.json may be hundreds of MB), with the built-in protocols; the
+      // id comes first, for the uploader's role.
+      loading = app.protocols === PROTOCOLS ? loadStudyOffLoop(studyFile) : null;
+      const studyId = validStudyId(loading ? await loading.id : await readStudyId(studyFile)) ?? '';
+      const checked = loading?.loaded;
       const existing = studyId ? await findJob(app.storage, studyId) : undefined;
       if (existing) await requireRole(app, request, studyId, 'owner');
       else if (!creator) throw cannotCreate();
       try {
         // The console is one source: uploading the same study again is a re-import, as with the same file in the CLI.
         // A study uploaded here starts as a draft (created so, in the import's transaction): its owner opens it when ready.
-        return await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${studyId}`, createdStatus: 'draft', ownerId: user.id, readJson: () => parsed });
+        return await importStudy(app.storage, studyFile, opts.mediaDir, { protocols: app.protocols, replace, source: `console:${studyId}`, createdStatus: 'draft', ownerId: user.id, ...(checked ? { load: () => checked } : {}) });
       } catch (error) {
         if (error instanceof StudyValidationError) {
           const total = error.problems.length + error.more;
@@ -122,6 +127,8 @@ export async function consoleDataRoutes(app: FastifyInstance, opts: { mediaDir: 
       if (error instanceof HttpError && error.message.includes(folder)) throw new HttpError(error.statusCode, error.code, scrub(error.message), error.extra);
       throw error;
     } finally {
+      // A refused uploader's study is not checked further.
+      loading?.cancel();
       await rm(folder, { recursive: true, force: true });
       lease.release();
     }

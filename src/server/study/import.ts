@@ -9,7 +9,7 @@ import { htmlImageSources, jobHtmlFields } from '../../contract/study-html.js';
 import { placeRandomChecks } from './check-positions.js';
 import { importMarker, markImport, stagingPath } from './staging.js';
 import type { CheckedModel } from './gltf-check.js';
-import { loadStudy, type StudyJsonReader } from './validate.js';
+import { loadStudy, type LoadedStudy } from './validate.js';
 
 export { StudyConflictError } from '../storage/studies.js';
 
@@ -35,8 +35,8 @@ export interface ImportOptions {
   createdStatus?: JobStatus;
   /** The console user who uploads: owner of a job this import creates, in the same transaction. */
   ownerId?: number;
-  /** How the study file is read and parsed (default: on the event loop, as the CLI does). */
-  readJson?: StudyJsonReader;
+  /** How the study file is loaded and checked (default: loadStudy on the event loop, as the CLI does; the console: study-off-loop.ts). */
+  load?: (path: string) => Promise<LoadedStudy>;
 }
 
 /**
@@ -46,7 +46,7 @@ export interface ImportOptions {
  * (invalid file, answers already stored, another file's job) leaves the database and the served media as they were.
  */
 export async function importStudy(storage: Storage, studyPath: string, mediaDir: string, opts: ImportOptions = {}): Promise<ImportReport> {
-  const loaded = await loadStudy(studyPath, opts.protocols ?? PROTOCOLS, opts.readJson);
+  const loaded = await (opts.load ? opts.load(studyPath) : loadStudy(studyPath, opts.protocols ?? PROTOCOLS));
   const { protocol, mediaRoot } = loaded;
   const study = placeRandomChecks(loaded.study);
   const live = join(mediaDir, study.id);

@@ -133,9 +133,9 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
         const stimuli = (playlist as Record<string, unknown> | null)?.[list];
         if (!Array.isArray(stimuli)) continue;
         for (const [s, stimulus] of stimuli.entries()) {
-          // A console upload is checked in the server's process: other requests get their turn every
-          // STIMULI_PER_TURN stimuli, and a file already past MAX_STUDY_PROBLEMS is not checked further (300,000
-          // invalid stimuli stalled the server about 1 s; issue 34).
+          // A console upload is checked in a worker (study-off-loop.ts), but a server with another protocol table
+          // checks it on its loop: other requests get their turn every STIMULI_PER_TURN stimuli. A file already past
+          // MAX_STUDY_PROBLEMS is not checked further (300,000 invalid stimuli took about 1 s; issue 34).
           if (++checked % STIMULI_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
           if (problems.total > MAX_STUDY_PROBLEMS) {
             problems.stopped = true;

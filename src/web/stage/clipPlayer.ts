@@ -282,7 +282,6 @@ export class ClipPlayer {
     this.pump();
   }
 
-  /** Bytes of decoded pixels this clip holds now (the media cache's budget). */
   /** What the media cache's budget counts: the decoded pixels held now, and the encoded packets kept. */
   get heldBytes(): number {
     return this.frames.heldBytes + this.packetBytes;

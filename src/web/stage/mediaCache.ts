@@ -54,9 +54,10 @@ const VIDEO_READY_TIMEOUT_MS = 15000;
 /** Prepared media kept at most; the least recently used ones beyond this are released. */
 const DEFAULT_CAPACITY = 32;
 /**
- * Decoded pixels the prepared stage-clock clips may hold together (frame 0 and the frames copied ahead: docs/timing.md
- * "Video, frame-exact"); the least recently used clips beyond it are released, never those of the current or next
- * steps. 256 MiB: about 24 idle 720p clips, 10 at 1080p, 2 at 4K.
+ * Bytes the prepared stage-clock clips may hold together: their decoded pixels (frame 0 and the frames copied ahead:
+ * docs/timing.md "Video, frame-exact") and the encoded packets each keeps. The least recently used clips beyond it
+ * are released, never those of the current or next steps. 256 MiB: about 24 idle 720p clips, 10 at 1080p, 2 at 4K
+ * (pixels alone; a long clip's packets count too).
  */
 export const CLIP_BYTES_BUDGET = 256 * 1024 * 1024;
 
