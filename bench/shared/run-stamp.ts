@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const loadAverage = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 const loadAtStart = loadAverage();
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
 
 /**
  * The host's speed before the run: median milliseconds of 5 SHA-256 hashes of the same 16 MiB (one core, no I/O).
@@ -31,11 +32,10 @@ function calibrate(): number {
 }
 const calibrationMs = calibrate();
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
-
 export interface RunStamp {
+  /** The commit checked out when the bench started. */
   commit: string;
-  /** Tracked files differed from the commit (bench/results aside: the benchmarks write there). */
+  /** Tracked files differed from it then (bench/results aside: the benchmarks write there). */
   dirty: boolean;
   finishedAt: string;
   host: { cpus: number; model: string | undefined; node: string };
@@ -43,18 +43,22 @@ export interface RunStamp {
   loadAverage: { start: number[]; end: number[] };
 }
 
-export function runStamp(): RunStamp {
-  let commit = 'unknown';
-  let dirty = true;
+/** The checkout as the bench starts: the code that runs is what was checked out then, whatever is committed meanwhile. */
+function checkout(): { commit: string; dirty: boolean } {
   try {
-    commit = git('rev-parse', 'HEAD');
-    dirty = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results').length > 0;
+    const commit = git('rev-parse', 'HEAD');
+    const dirty = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results').length > 0;
+    return { commit, dirty };
   } catch {
     // not a git checkout: unknown, and counted as dirty
+    return { commit: 'unknown', dirty: true };
   }
+}
+const atStart = checkout();
+
+export function runStamp(): RunStamp {
   return {
-    commit,
-    dirty,
+    ...atStart,
     finishedAt: new Date().toISOString(),
     host: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
     calibration: { sha256Of16MiBMs: calibrationMs },

@@ -6,8 +6,8 @@ import { PROTOCOL_NAMES } from '../../src/protocols/registry.js';
 /**
  * The boundaries the codebase promises (README "Project layout"), checked on the source text. The import graph is
  * checked by dependency-cruiser (`npm run lint:deps`, .dependency-cruiser.cjs: no cycles, PixiJS, three.js and
- * mediabunny only where they belong, storage only from the server); it does not parse .tsx files (see its header),
- * so the library rules below stay: they read .ts and .tsx alike.
+ * mediabunny only where they belong, storage only from the server; .tsx files too, through scripts/swc-tsx.cjs). The
+ * library rules below read the source text as well: they also see WebCodecs globals, which no import names.
  */
 
 function sources(dir: string): Array<{ file: string; text: string }> {
