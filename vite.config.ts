@@ -32,5 +32,7 @@ export default defineConfig({
     testTimeout: 20000,
     hookTimeout: 60000,
     fileParallelism: false,
+    // A failing display check keeps its last captures and record (test-results/virtual-display/).
+    setupFiles: ['testkit/vitest-setup.ts'],
   },
 });

@@ -104,8 +104,16 @@ export interface PumpOptions {
 /** A function the page runs (its source is sent; it must not close over Node values) and its one JSON argument. */
 export type PageFunction<A, T> = (arg: A) => T | Promise<T>;
 
+/** Displays launched and not closed: a failing check keeps what they last captured (keepRecentCaptures). */
+const liveDisplays = new Set<VirtualDisplay>();
+/** Captured frames each display keeps for keepRecentCaptures. */
+const RECENT_CAPTURES = 8;
+
 export class VirtualDisplay {
   private vsync = 0;
+  /** The last RECENT_CAPTURES captured frames, and the last value a page function returned (the play's record). */
+  private readonly recent: DisplayFrame[] = [];
+  private lastValue: unknown = undefined;
   private framesSent = 0;
   private periodMs: number;
   private vsyncZeroMs: number;
@@ -169,7 +177,9 @@ export class VirtualDisplay {
       await pipe.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor, mobile: false }, sessionId);
       // tsx-compiled functions reference __name (FIELD-NOTES).
       await pipe.send('Page.addScriptToEvaluateOnNewDocument', { source: 'window.__name = (f) => f;' }, sessionId);
-      return new VirtualDisplay(child, pipe, sessionId, profileDir, width, height, options.refreshHz ?? 60, options.pace ?? 'wall', options.fastCapture);
+      const display = new VirtualDisplay(child, pipe, sessionId, profileDir, width, height, options.refreshHz ?? 60, options.pace ?? 'wall', options.fastCapture);
+      liveDisplays.add(display);
+      return display;
     } catch (error) {
       killGroup(child, 'SIGKILL');
       rmSync(profileDir, { recursive: true, force: true });
@@ -225,7 +235,9 @@ export class VirtualDisplay {
     this.framesSent += 1;
     const png = options.capture ? pictureOfFrame(result, this.lastPng, `frame ${this.framesSent} (vsync ${this.vsync})`) : null;
     this.lastPng = png;
-    return { index: this.framesSent, vsync: this.vsync, timeMs, periodMs: this.periodMs, hasDamage: result.hasDamage, png };
+    const frame = { index: this.framesSent, vsync: this.vsync, timeMs, periodMs: this.periodMs, hasDamage: result.hasDamage, png };
+    if (png) this.recent.splice(0, this.recent.push(frame) - RECENT_CAPTURES);
+    return frame;
   }
 
   /** Sends `count` frames (the same options for each). */
@@ -252,6 +264,7 @@ export class VirtualDisplay {
     if (value.exceptionDetails) {
       throw new Error(`page threw: ${value.exceptionDetails.exception?.description ?? value.exceptionDetails.text}`);
     }
+    this.lastValue = value.result.value;
     return { value: value.result.value as T, frames };
   }
 
@@ -320,7 +333,13 @@ export class VirtualDisplay {
     return (await this.send('Input.dispatchMouseEvent', { type, x, y, ...buttons }, pump)).frames;
   }
 
+  /** What this display last captured and the last value a page function returned, for a failing check's files. */
+  recentCaptures(): { frames: readonly DisplayFrame[]; lastValue: unknown } {
+    return { frames: [...this.recent], lastValue: this.lastValue };
+  }
+
   async close(): Promise<void> {
+    liveDisplays.delete(this);
     this.pipe.fail(new Error('the virtual display was closed'));
     if (this.process.exitCode === null && this.process.signalCode === null) {
       const exited = new Promise((resolve) => this.process.once('exit', resolve));
@@ -397,15 +416,32 @@ export function keepCapture(check: string, files: Record<string, Uint8Array | un
 }
 
 /**
+ * Keeps, for a failing check, what every open display last captured (RECENT_CAPTURES frames, as PNG named by frame
+ * and vsync), the last value a page function returned (a play's records) and the error: under
+ * test-results/virtual-display/{check}/ (with -2, -3… for a second display). The vitest setup calls it for every
+ * failed test (testkit/vitest-setup.ts), so CI keeps the failing capture and record. Returns the folders.
+ */
+export function keepRecentCaptures(check: string, error?: unknown): string[] {
+  return [...liveDisplays].map((display, i) => {
+    const { frames, lastValue } = display.recentCaptures();
+    const pictures = Object.fromEntries(frames.map((f) => [`frame-${f.index}-vsync-${f.vsync}`, f.png!]));
+    const failure = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
+    return keepCapture(i === 0 ? check : `${check}-${i + 1}`, { ...pictures, lastValue: lastValue ?? null, error: failure });
+  });
+}
+
+/**
  * Runs `attempt` once more when the harness lost a capture (LostCaptureError), never on any other failure: for a
- * check that starts from a fresh display, so a second attempt repeats it whole.
+ * check that starts from a fresh display, so a second attempt repeats it whole. The lost attempt's last captures
+ * are kept first (keepRecentCaptures, as "lost-capture-…").
  */
 export async function againOnLostCapture<T>(attempt: () => Promise<T>): Promise<T> {
   try {
     return await attempt();
   } catch (error) {
     if (!(error instanceof LostCaptureError)) throw error;
-    console.warn(`virtual display: ${error.message}; the check runs once more from a fresh display`);
+    const kept = keepRecentCaptures(`lost-capture-${Date.now()}`, error);
+    console.warn(`virtual display: ${error.message}; the check runs once more from a fresh display${kept.length ? ` (kept in ${kept.join(', ')})` : ''}`);
     return attempt();
   }
 }

@@ -2,9 +2,11 @@
  * The virtual display (testkit/virtualDisplay.ts) on the headless shell: a page that paints the code of its rAF
  * count; every frame is captured and decoded from its pixels, and the page's rAF timestamps follow the times sent.
  */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt, codeColor, codeHex, decodeColor, decodePng, MAX_CODE } from '../../testkit/frameCode';
-import { againOnLostCapture, LostCaptureError, pictureOfFrame, VirtualDisplay } from '../../testkit/virtualDisplay';
+import { againOnLostCapture, keepRecentCaptures, LostCaptureError, pictureOfFrame, VirtualDisplay } from '../../testkit/virtualDisplay';
 
 const PAGE = `data:text/html,${encodeURIComponent(`<!doctype html><body style="margin:0;background:#808080">
 <div id="box" style="position:absolute;left:10px;top:10px;width:40px;height:40px"></div>
@@ -93,6 +95,22 @@ describe('virtual display', () => {
       expect(codeAt(image, 200, 100)).toBeNull();
     }
   }));
+
+  it("keeps a failing check's last captures, named by frame and vsync, the page's last value and the error", async () => {
+    const sent = await display.frames(10, { capture: true });
+    await display.evaluate(() => ({ record: 'the last play' }), null);
+    const [folder, ...others] = keepRecentCaptures('unit check: kept captures', new Error('what failed'));
+    expect(others).toEqual([]);
+    expect(folder).toBe(join('test-results', 'virtual-display', 'unit-check-kept-captures'));
+    const files = readdirSync(folder!).sort();
+    // The last 8 captures (the evaluate may have sent frames without capture: they are not pictures).
+    const expected = sent.slice(-8).map((f) => `frame-${f.index}-vsync-${f.vsync}.png`);
+    expect(files).toEqual([...expected, 'error.json', 'lastValue.json'].sort());
+    expect(readFileSync(join(folder!, expected[0]!)).subarray(1, 4).toString()).toBe('PNG');
+    expect(JSON.parse(readFileSync(join(folder!, 'lastValue.json'), 'utf8'))).toEqual({ record: 'the last play' });
+    expect(JSON.parse(readFileSync(join(folder!, 'error.json'), 'utf8'))).toMatchObject({ name: 'Error', message: 'what failed' });
+    rmSync(folder!, { recursive: true });
+  });
 
   it('changes its refresh rate on the fly', async () => {
     display.setRefreshRate(240);
