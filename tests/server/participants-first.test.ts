@@ -57,7 +57,7 @@ describe('password pool workers (issue 34, item 4)', () => {
   it('replaces a worker killed mid-check and runs its check again on the new one', async () => {
     const pool = new PasswordPool(1, 8);
     const check = pool.derive('killed under it', salt, 32, cost);
-    const [worker] = pool.busyWorkers;
+    const [worker] = pool.workers;
     await worker!.terminate();
     await expect(check).resolves.toHaveLength(32);
     expect(pool.derived).toBe(1);
@@ -67,7 +67,7 @@ describe('password pool workers (issue 34, item 4)', () => {
   it('never hands a check to a worker that died while idle', async () => {
     const pool = new PasswordPool(1, 8);
     const first = pool.derive('first', salt, 32, cost);
-    const [worker] = pool.busyWorkers;
+    const [worker] = pool.workers;
     await first;
     await worker!.terminate();
     // Before: the dead worker stayed in the idle list and this check never settled.
@@ -83,15 +83,15 @@ describe('password pool workers (issue 34, item 4)', () => {
     const refused = (await Promise.all(unknown)).filter((outcome) => outcome === 'SIGN_IN_BUSY');
     await known;
     expect(refused).toHaveLength(30 - CHECKS_PER_SECOND_PER_THREAD);
-    // The one already running when it came, then the known browser's.
-    expect(order.indexOf('known')).toBe(1);
+    // The known browser's first, or second when the first unknown one had already reached the thread.
+    expect(order.indexOf('known')).toBeLessThanOrEqual(1);
     await pool.close();
   });
 
   it('runs its checks at a lower priority than the event loop (Linux)', async () => {
     const pool = new PasswordPool(1, 8);
     const check = pool.derive('niced', salt, 32, cost);
-    const [worker] = pool.busyWorkers;
+    const [worker] = pool.workers;
     const threadId = await new Promise<number>((resolve) => {
       // The worker's OS thread: the one of this process whose niceness is 10 once it has started.
       const poll = () => {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { Piscina, type TaskQueue } from 'piscina';
 import { HttpError } from '../errors.js';
 
 /**
@@ -9,46 +10,15 @@ import { HttpError } from '../errors.js';
  * behind password checks. Here each check runs synchronously on a worker thread of this pool (scryptSync inside a
  * worker blocks only that worker, never libuv's pool), at most `threads` at once for the whole process, with at
  * most `queueLimit` waiting; past that the check is refused at once (503 SIGN_IN_BUSY, Retry-After) rather than
- * queued without end, and so is one that waited `maxWaitMs` for a thread. Plain JS evaluated in the worker, so it runs the same under tsx, vitest and node.
+ * queued without end, and so is one that waited `maxWaitMs` for a thread. The threads are piscina's (a bounded pool
+ * that replaces a dead worker, and ends idle ones), running password-worker.mjs.
  */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { scryptSync } = require('node:crypto');
-// Yields the CPU to the event loop, like the JSON workers (json-worker.mjs): where a check and a participant's
-// request share a core, the request goes first. Linux only; elsewhere the default priority.
-try {
-  require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 10);
-} catch {}
-parentPort.on('message', ({ id, password, salt, keyBytes, cost }) => {
-  try {
-    const key = scryptSync(password, Buffer.from(salt), keyBytes, { ...cost, maxmem: 256 * cost.N * cost.r });
-    parentPort.postMessage({ id, key });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.message) });
-  }
-});
-`;
-
 export interface ScryptCost {
   N: number;
   r: number;
   p: number;
 }
 
-interface Job {
-  id: number;
-  /** A known browser's sign-in (or the CLI's): checked before the unknown ones waiting. */
-  priority: boolean;
-  /** Times a worker died under this job (it is retried once on a new one). */
-  crashes: number;
-  password: string;
-  salt: Uint8Array;
-  keyBytes: number;
-  cost: ScryptCost;
-  queuedAt: number;
-  resolve(key: Buffer): void;
-  reject(error: Error): void;
-}
 
 /** Seconds a refused check is told to wait (the body's retryAfterSeconds and the Retry-After header). */
 export const BUSY_RETRY_SECONDS = 5;
@@ -62,14 +32,58 @@ export const signInBusy = () =>
  */
 export const CHECKS_PER_SECOND_PER_THREAD = 20;
 
+/** A known browser's check is queued before unknown browsers' checks (piscina's queue, ordered by this flag). */
+const PRIORITY = Piscina.queueOptionsSymbol;
+
+/** One check as its thread gets it (password-worker.mjs); `late` set by the queue when it waited past its deadline. */
+interface Check {
+  password: string;
+  salt: Uint8Array;
+  keyBytes: number;
+  cost: ScryptCost;
+  deadline: number;
+  late?: boolean;
+}
+
+type Task = Parameters<TaskQueue['push']>[0];
+const isPriority = (task: Task) => ((task as unknown as Record<symbol, { priority?: boolean } | null>)[PRIORITY])?.priority === true;
+
+class PriorityQueue implements TaskQueue {
+  private readonly tasks: Task[] = [];
+  get size(): number {
+    return this.tasks.length;
+  }
+  push(task: Task): void {
+    const first = isPriority(task);
+    const firstUnknown = first ? this.tasks.findIndex((waiting) => !isPriority(waiting)) : -1;
+    if (firstUnknown >= 0) this.tasks.splice(firstUnknown, 0, task);
+    else this.tasks.push(task);
+  }
+  /** The next check, as a thread takes it: one that waited past its deadline goes out marked late (refused, 503). */
+  shift(): Task | null {
+    const task = this.tasks.shift() ?? null;
+    const check = (task as { task?: Check } | null)?.task;
+    if (check && Date.now() > check.deadline) check.late = true;
+    return task;
+  }
+  remove(task: Task): void {
+    const at = this.tasks.indexOf(task);
+    if (at >= 0) this.tasks.splice(at, 1);
+  }
+}
+
+/**
+ * Threads beyond the first with no check to run are ended after this long (their memory goes back). One is always
+ * kept: piscina replaces a dead thread only up to its minimum, so with none a check queued behind a thread that died
+ * before it started would wait for the next sign-in.
+ */
+const IDLE_THREAD_MS = 30_000;
+
 export class PasswordPool {
-  private readonly idle: Worker[] = [];
   /** Arrival times of recent unknown browsers' checks (the rate of CHECKS_PER_SECOND_PER_THREAD is counted over the last second). */
   private readonly recentStarts: number[] = [];
-  private readonly started: Worker[] = [];
-  private readonly queue: Job[] = [];
-  private readonly running = new Map<Worker, Job>();
-  private nextId = 1;
+  /** Started at the first check: a process that never checks a password (most CLI commands) starts no thread. */
+  private started: Piscina<Check, Uint8Array | null> | null = null;
   /** Checks done since start (benchmarks and tests count them). */
   derived = 0;
 
@@ -80,6 +94,11 @@ export class PasswordPool {
     readonly maxWaitMs = 10_000,
   ) {}
 
+  private get pool(): Piscina<Check, Uint8Array | null> {
+    this.started ??= new Piscina({ filename: new URL('./password-worker.mjs', import.meta.url).href, minThreads: 1, maxThreads: this.threads, idleTimeout: IDLE_THREAD_MS, taskQueue: new PriorityQueue() });
+    return this.started;
+  }
+
   /**
    * scrypt of `password`, on a thread of this pool; rejects with 503 SIGN_IN_BUSY when the queue is full, or when
    * more than the rate of checks arrived in the last second. A `priority` check (a known browser) is queued before
@@ -88,80 +107,39 @@ export class PasswordPool {
   derive(password: string, salt: Uint8Array, keyBytes: number, cost: ScryptCost, priority = false): Promise<Buffer> {
     const now = performance.now();
     while (this.recentStarts.length > 0 && this.recentStarts[0]! < now - 1000) this.recentStarts.shift();
-    if (!priority && (this.queue.length >= this.queueLimit || this.recentStarts.length >= CHECKS_PER_SECOND_PER_THREAD * this.threads)) return Promise.reject(signInBusy());
+    if (!priority && (this.pool.queueSize >= this.queueLimit || this.recentStarts.length >= CHECKS_PER_SECOND_PER_THREAD * this.threads)) return Promise.reject(signInBusy());
     if (!priority) this.recentStarts.push(now);
-    return new Promise<Buffer>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, priority, crashes: 0, password, salt, keyBytes, cost, queuedAt: now, resolve, reject };
-      const firstUnknown = priority ? this.queue.findIndex((waiting) => !waiting.priority) : -1;
-      if (firstUnknown >= 0) this.queue.splice(firstUnknown, 0, job);
-      else this.queue.push(job);
-      this.pump();
-    });
+    // Too late once it reaches a thread: on a starved server 64 waiting checks could outlast the request timeout.
+    const task = { password, salt, keyBytes, cost, deadline: Date.now() + this.maxWaitMs, [PRIORITY]: { priority } };
+    return this.run(task, 0);
+  }
+
+  /** A check whose thread died (an error, or killed: out of memory) runs once more on a new one, then fails. */
+  private async run(task: Check, crashes: number): Promise<Buffer> {
+    let key: Uint8Array | null;
+    try {
+      key = await this.pool.run(task);
+    } catch (error) {
+      if (crashes === 0) return this.run(task, 1);
+      throw new HttpError(503, 'SIGN_IN_BUSY', `the password check failed (${(error as Error).message}): try again`, { retryAfterSeconds: BUSY_RETRY_SECONDS });
+    }
+    if (key === null) throw signInBusy();
+    this.derived++;
+    return Buffer.from(key);
   }
 
   /** Checks waiting for a thread. */
   get waiting(): number {
-    return this.queue.length;
+    return this.started?.queueSize ?? 0;
   }
 
   async close(): Promise<void> {
-    for (const job of this.queue.splice(0)) job.reject(signInBusy());
-    const workers = this.started.splice(0);
-    this.idle.length = 0;
-    await Promise.all(workers.map((w) => w.terminate()));
+    await this.started?.destroy();
+    this.started = null;
   }
 
-  /** Tests: the threads that are working now (to kill one mid-check). */
-  get busyWorkers(): Worker[] {
-    return [...this.running.keys()];
-  }
-
-  private pump(): void {
-    while (this.queue.length > 0) {
-      const worker = this.idle.pop() ?? (this.started.length < this.threads ? this.startWorker() : null);
-      if (!worker) return;
-      const job = this.queue.shift()!;
-      if (performance.now() - job.queuedAt > this.maxWaitMs) {
-        // Too late: on a starved server 64 waiting checks could outlast the request timeout (the socket is cut).
-        job.reject(signInBusy());
-        this.idle.push(worker);
-        continue;
-      }
-      this.running.set(worker, job);
-      // Held while it works (a CLI process must not exit under it), released when idle (nor stay alive for it).
-      worker.ref();
-      worker.postMessage({ id: job.id, password: job.password, salt: job.salt, keyBytes: job.keyBytes, cost: job.cost });
-    }
-  }
-
-  private startWorker(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    worker.on('message', (answer: { id: number; key?: Uint8Array; error?: string }) => {
-      const job = this.running.get(worker);
-      this.running.delete(worker);
-      worker.unref();
-      this.idle.push(worker);
-      this.derived++;
-      if (job) answer.key ? job.resolve(Buffer.from(answer.key)) : job.reject(new Error(`scrypt failed: ${answer.error}`));
-      this.pump();
-    });
-    // A worker that dies (an error, or killed: out of memory) is forgotten, idle or not, so no check is ever posted
-    // to it; its job runs again once on a new worker, then fails.
-    const died = (error: Error) => {
-      if (!this.started.includes(worker)) return;
-      const job = this.running.get(worker);
-      this.running.delete(worker);
-      this.started.splice(this.started.indexOf(worker), 1);
-      const idleAt = this.idle.indexOf(worker);
-      if (idleAt >= 0) this.idle.splice(idleAt, 1);
-      if (job && job.crashes++ === 0) this.queue.unshift(job);
-      else job?.reject(new HttpError(503, 'SIGN_IN_BUSY', `the password check failed (${error.message}): try again`, { retryAfterSeconds: BUSY_RETRY_SECONDS }));
-      this.pump();
-    };
-    worker.on('error', died);
-    worker.on('exit', (code) => died(new Error(`password worker exited with code ${code}`)));
-    worker.unref();
-    this.started.push(worker);
-    return worker;
+  /** Tests: the pool's threads now (to kill one mid-check). */
+  get workers(): Worker[] {
+    return this.started?.threads ?? [];
   }
 }
