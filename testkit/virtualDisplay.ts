@@ -236,7 +236,10 @@ export class VirtualDisplay {
     const png = options.capture ? pictureOfFrame(result, this.lastPng, `frame ${this.framesSent} (vsync ${this.vsync})`) : null;
     this.lastPng = png;
     const frame = { index: this.framesSent, vsync: this.vsync, timeMs, periodMs: this.periodMs, hasDamage: result.hasDamage, png };
-    if (png) this.recent.splice(0, this.recent.push(frame) - RECENT_CAPTURES);
+    if (png) {
+      this.recent.push(frame);
+      if (this.recent.length > RECENT_CAPTURES) this.recent.shift();
+    }
     return frame;
   }
 

@@ -174,12 +174,13 @@ async function onVirtualDisplay() {
     /** The pose each refresh of the step showed, from its onset (the first frame off the empty stage) on. */
     const posesShown = async (frames: DisplayFrame[]) => {
       const pictures = await Promise.all(frames.map(pictureOf));
-      const onset = pictures.findIndex((p) => p !== null && meanDifference(p, background) > CHANGED);
+      const drawn = pictures.map((p) => p !== null && meanDifference(p, background) > CHANGED);
+      const onset = drawn.indexOf(true);
       if (onset < 0) return null;
       const byRefresh: Array<number | null> = [];
       for (let at = onset; at < frames.length; at++) {
         const picture = pictures[at];
-        const differences = picture && meanDifference(picture, background) > CHANGED ? goldens.map((g) => meanDifference(picture, g)) : null;
+        const differences = picture && drawn[at] ? goldens.map((g) => meanDifference(picture, g)) : null;
         const pose = differences ? differences.indexOf(Math.min(...differences)) : null;
         // A missed vsync: the picture before stayed up for the refreshes it spans.
         const refreshes = at + 1 < frames.length ? frames[at + 1]!.vsync - frames[at]!.vsync : 1;
