@@ -2,6 +2,8 @@
  * docs/benchmarks.md, written from bench/results/*.json alone (issue 37): every figure in it comes from a result
  * file, every result file is used, and the same files always give the same text (no clock, no host read here).
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { blocks, table } from './markdown.js';
 import { Results } from './results.js';
 import { anchorOf, type BenchSection } from './section.js';
@@ -16,6 +18,11 @@ import { fidelitySection } from './sections/fidelity.js';
 import { launchSection } from './sections/launch.js';
 import { participantsSection } from './sections/participants.js';
 import { timingSection } from './sections/timing.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const RESULTS_FOLDER = path.join(repoRoot, 'bench/results');
+export const DOC_FILE = path.join(repoRoot, 'docs/benchmarks.md');
+export const README_FILE = path.join(repoRoot, 'README.md');
 
 export const SECTIONS: readonly BenchSection[] = [
   apiSection,
@@ -71,16 +78,36 @@ llvmpipe renderer writes no GPU figures.
   stored ([Security](security.md#large-valid-bodies-off-the-event-loop)).
 - Interruptions measured on the virtual display: [Frame-accurate timing](timing.md#when-the-stage-cannot-draw-interruptions).`;
 
-export function renderBenchmarksDoc(results: Results, sections: readonly BenchSection[] = SECTIONS): string {
-  const latestRows = sections.map((section) => {
+/** The page's "Latest figures" table, its links relative to `linkBase` (README.md links into docs/). */
+function latestTable(results: Results, sections: readonly BenchSection[], linkBase: string): string {
+  const rows = sections.map((section) => {
     const latest = section.latest(results);
     return [
-      `[${section.title}](#${anchorOf(section.title)})`,
+      `[${section.title}](${linkBase}#${anchorOf(section.title)})`,
       latest.ran,
       latest.headline,
       latest.files.map((file) => `\`${file}\``).join(', '),
     ];
   });
+  return table(['Benchmark', 'Latest run', 'Headline', 'Result files (`bench/results/`)'], rows);
+}
+
+export const README_MARKERS = { start: '<!-- bench:report latest figures -->', end: '<!-- /bench:report -->' } as const;
+
+/**
+ * README.md with the block between its markers replaced by the latest figures, so that the README's figures are
+ * the generated page's and cannot go stale apart from it.
+ */
+export function withReadmeFigures(readme: string, results: Results, sections: readonly BenchSection[] = SECTIONS): string {
+  const start = readme.indexOf(README_MARKERS.start);
+  const end = readme.indexOf(README_MARKERS.end);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${README_MARKERS.start} … ${README_MARKERS.end}`);
+  const block = latestTable(results, sections, 'docs/benchmarks.md');
+  return `${readme.slice(0, start + README_MARKERS.start.length)}\n${block}\n${readme.slice(end)}`;
+}
+
+export function renderBenchmarksDoc(results: Results, sections: readonly BenchSection[] = SECTIONS): string {
+  const latest = latestTable(results, sections, '');
   const bodies = sections.map((section) => `## ${section.title}\n\n${section.render(results)}`);
   const unused = results.unused();
   if (unused.length > 0) {
@@ -91,7 +118,7 @@ export function renderBenchmarksDoc(results: Results, sections: readonly BenchSe
     '# Benchmarks',
     INTRO,
     '## Latest figures',
-    table(['Benchmark', 'Latest run', 'Headline', 'Result files (`bench/results/`)'], latestRows),
+    latest,
     ...bodies,
     OUTRO,
   )}\n`;

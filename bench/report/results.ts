@@ -54,7 +54,7 @@ export function runLine(file: string, result: Stamped | undefined, fallbackDate?
   if (!result) return `\`${file}\`: not run on this checkout.`;
   const stamp = result.run;
   if (!stamp) {
-    return `\`${file}\`: ${when(resultDate(result) ?? fallbackDate)}; written before results recorded their run (commit, tree, calibration and load not recorded).`;
+    return `\`${file}\`: ${when(resultDate(result) ?? fallbackDate)}; written before results recorded their run: its commit, tree and calibration are not known.`;
   }
   const tree = stamp.dirty ? '**tracked files differed from it**' : 'clean tree';
   const load = `${num(stamp.loadAverage.start[0], 2)} → ${num(stamp.loadAverage.end[0], 2)}`;
