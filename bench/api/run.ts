@@ -175,7 +175,9 @@ async function freeze(prepared: Prepared) {
         // the refusal's close cutting the upload short is expected; the answer, read above, is what counts
         if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
       });
-      socket.on('close', () => reject(new Error(`no answer to the junk body (${answer.slice(0, 40)})`)));
+      // The server closing a connection whose upload it did not read resets it (TCP RST), which can discard its
+      // answer before it is read: status 0 then means refused by closing.
+      socket.on('close', () => resolve({ ms: performance.now() - started, status: 0 }));
       socket.write(`${head.join('\r\n')}\r\n\r\n`);
       socket.end(junk);
     });
@@ -212,7 +214,8 @@ async function freeze(prepared: Prepared) {
   const round = (x: number) => Number(x.toFixed(1));
   return {
     bodyBytes: junk.length,
-    withoutToken: { status: withoutToken.status, ms: round(withoutToken.ms), targetMs: 200, met: withoutToken.ms < 200 },
+    // status 0: the connection was closed before its answer could be read (a refusal too).
+    withoutToken: { status: withoutToken.status, ms: round(withoutToken.ms), targetMs: 200, met: withoutToken.ms < 200 && (withoutToken.status === 401 || withoutToken.status === 0) },
     withToken: { status: withToken.status, ms: round(withToken.ms) },
     metaIdleMedianMs: round(idleMedian),
     metaWorstDuringParseMs: round(withToken.worstMetaMs),
