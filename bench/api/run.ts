@@ -179,7 +179,8 @@ async function freeze(prepared: Prepared) {
       // answer before it is read: status 0 then means refused by closing.
       socket.on('close', () => resolve({ ms: performance.now() - started, status: 0 }));
       socket.write(`${head.join('\r\n')}\r\n\r\n`);
-      socket.end(junk);
+      // write, not end: a half-closed connection is closed by Node's server without its answer
+      socket.write(junk);
     });
   const meta = async () => {
     const started = performance.now();
