@@ -3,7 +3,7 @@
  * `-- --check` writes nothing and exits 1 when either differs from what the files give (the unit test does the
  * same). `-- --section=bench:api` prints one section, for writing it.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOC_FILE, README_FILE, RESULTS_FOLDER, renderBenchmarksDoc, SECTIONS, withReadmeFigures } from './report.js';
 import { Results } from './results.js';
@@ -24,7 +24,8 @@ if (only) {
   let differs = false;
   for (const [file, text] of wanted) {
     const name = path.relative(path.dirname(README_FILE), file);
-    if (readFileSync(file, 'utf8') === text) {
+    const current = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    if (current === text) {
       console.log(`${name}: matches bench/results`);
     } else if (check) {
       console.error(`${name} differs from bench/results: run \`npm run bench:report\`.`);

@@ -63,6 +63,9 @@ function throughputTable(api: ApiResult): string {
   );
 }
 
+/** Status 0: the server closed the connection before its answer could be read (a refusal of a body it did not read). */
+const refusal = (status: number) => (status === 0 ? 'the connection closed unread' : String(status));
+
 const durableRun = (api: ApiResult) => api.runs.find((run) => /DURABLE/.test(run.name));
 const postgresRun = (api: ApiResult) => api.runs.find((run) => /postgres/.test(run.name));
 
@@ -111,7 +114,7 @@ export const apiSection: BenchSection = {
       api?.freeze &&
         bullets([
           `**Cheap rejection**: a ${num(api.freeze.bodyBytes / 1e6, 1)} MB invalid mouse-log body without the session ` +
-            `token is refused (${api.freeze.withoutToken.status}) in ${num(api.freeze.withoutToken.ms, 1)} ms (target ` +
+            `token is refused (${refusal(api.freeze.withoutToken.status)}) in ${num(api.freeze.withoutToken.ms, 1)} ms (target ` +
             `< ${num(api.freeze.withoutToken.targetMs)} ms: ${yesNo(api.freeze.withoutToken.met)}); with the token it is ` +
             `parsed and refused (${api.freeze.withToken.status}) in a worker thread in ${num(api.freeze.withToken.ms, 1)} ms, ` +
             `during which \`/meta.json\` answered ${num(api.freeze.metaProbesDuringParse)} probes in at most ` +

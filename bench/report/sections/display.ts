@@ -2,18 +2,13 @@ import { blocks, bullets, day, num, outOf, percent, table, yesNo } from '../mark
 import { resultDate, runLine, type Results, type Stamped } from '../results.js';
 import type { BenchSection } from '../section.js';
 
+/** The fields of bench/display's results read here (bench/display/run.ts, timing.ts, bubbleLatency.ts, clips.ts). */
 type Miss = 'inside' | 'switch' | null;
-interface Cell {
-  hz: number;
-  duration: string;
-  miss: Miss;
-  presentations: number;
-  exactByCapture: number;
-  recordEqualsCapture: number;
-}
+type Cell = { hz: number; duration: string; miss: Miss; presentations: number; exactByCapture: number; recordEqualsCapture: number };
 interface Presentation {
   hz: number;
   duration: string;
+  /** nominalRefreshes(ms, hz): the bench's own formula, not the stage's. */
   expectedFrames: number;
   miss: Miss;
   missFramesAfterOnset: number | null;
@@ -22,10 +17,7 @@ interface Presentation {
   exactByCapture: boolean;
   recordEqualsCapture: boolean;
 }
-interface LoadBeforeAfter {
-  before: number[];
-  after: number[];
-}
+type LoadBeforeAfter = { before: number[]; after: number[] };
 interface TimingPart extends Stamped {
   reps: number;
   durations: string[];
@@ -35,19 +27,8 @@ interface TimingPart extends Stamped {
   measuredPeriods: { hz: number; periodMs: number; uncertaintyMs: number | null }[];
   note?: string;
 }
-interface LatencyRow {
-  hz: number;
-  method: 'ours' | 'pixi-filter' | 'css';
-  moves: unknown[];
-  nextFrame: number;
-  histogram: Record<string, number>;
-}
-interface BubblePart extends Stamped {
-  moves: number;
-  viewport: [number, number];
-  loadAverage?: LoadBeforeAfter;
-  rows: LatencyRow[];
-}
+type LatencyRow = { hz: number; method: 'ours' | 'pixi-filter' | 'css'; moves: unknown[]; nextFrame: number; histogram: Record<string, number> };
+type BubblePart = Stamped & { moves: number; viewport: [number, number]; loadAverage?: LoadBeforeAfter; rows: LatencyRow[] };
 interface DisplayResult {
   machine?: string;
   /** Written by the layout before each part was stamped; which part it belongs to is not recorded. */
@@ -58,12 +39,14 @@ interface DisplayResult {
 interface ClipSummary {
   size: string;
   upload: string | null;
+  /** Captured plays: read from the pixels. */
   capturedPlays: number;
   capturedSkipped: number;
   capturedRepeated: number;
   capturedExactCadence: number;
   recordEqualsCapture: number;
   capturedWallMsPerFrame: number[];
+  /** Paced plays: the stage's record alone. */
   pacedPlays: number;
   pacedSkipped: number;
   pacedRepeated: number;
@@ -169,22 +152,14 @@ function latencyTable(part: BubblePart): string {
 
 function clipsTable(clips: ClipsResult): string {
   const range = (values: number[]) => (values.length === 0 ? '—' : `${num(Math.min(...values), 2)}–${num(Math.max(...values), 2)}`);
-  const rows = clips.summary.map((s) => [
-    size(s.size),
-    s.upload ?? '—',
-    num(clips.sizes.find((z) => z.size === s.size)?.clipBytes),
-    `**${num(s.capturedSkipped)}** / ${num(s.capturedRepeated)}`,
-    outOf(s.capturedExactCadence, s.capturedPlays),
-    outOf(s.recordEqualsCapture, s.capturedPlays),
-    s.capturedWallMsPerFrame.map((ms) => num(ms, 2)).join(', '),
-    `${num(s.pacedSkipped)} / ${num(s.pacedRepeated)} / ${num(s.pacedDropped)} (${num(s.pacedPlays)} plays)`,
-    range(s.pacedWallMsPerFrame),
-  ]);
-  return table(
-    ['Clip', 'Upload', 'Bytes', 'Captured: skipped / repeated, by capture', 'Exact cadence, by capture', 'Record = capture', 'Wall ms a frame (captured)', 'Paced: skipped / repeated / dropped, as recorded', 'Wall ms a frame (paced)'],
-    rows,
-    [2, 3, 4, 5, 6, 8],
-  );
+  const rows = clips.summary.map((s) => {
+    const captured = [`**${num(s.capturedSkipped)}** / ${num(s.capturedRepeated)}`, outOf(s.capturedExactCadence, s.capturedPlays), outOf(s.recordEqualsCapture, s.capturedPlays)];
+    const paced = `${num(s.pacedSkipped)} / ${num(s.pacedRepeated)} / ${num(s.pacedDropped)} (${num(s.pacedPlays)} plays)`;
+    const wall = s.capturedWallMsPerFrame.map((ms) => num(ms, 2)).join(', ');
+    return [size(s.size), s.upload ?? '—', num(clips.sizes.find((z) => z.size === s.size)?.clipBytes), ...captured, wall, paced, range(s.pacedWallMsPerFrame)];
+  });
+  const headers = ['Clip', 'Upload', 'Bytes', 'Captured: skipped / repeated, by capture', 'Exact cadence, by capture', 'Record = capture'];
+  return table([...headers, 'Wall ms a frame (captured)', 'Paced: skipped / repeated / dropped, as recorded', 'Wall ms a frame (paced)'], rows, [2, 3, 4, 5, 6, 8]);
 }
 
 function clipsBlock(clips: ClipsResult | undefined): string {
@@ -223,11 +198,9 @@ export const displaySection: BenchSection = {
     const timing = display?.timing;
     const bubble = display?.bubbleLatency;
     const ours = bubble?.rows.filter((r) => r.method === 'ours') ?? [];
-    const ran = unique([
-      timing && day(resultDate(timing)),
-      bubble && `bubble ${day(resultDate(bubble))}`,
-      clips && `GPU clips ${day(resultDate(clips))}`,
-    ].filter((text): text is string => Boolean(text)));
+    // the bubble part's day only where it differs from the timing part's
+    const bubbleDay = bubble && day(resultDate(bubble)) !== (timing && day(resultDate(timing))) && `bubble ${day(resultDate(bubble))}`;
+    const ran = [timing && day(resultDate(timing)), bubbleDay, clips && `GPU clips ${day(resultDate(clips))}`].filter(Boolean);
     const count = timing ? timing.presentations.length : 0;
     const headline = [
       timing &&
@@ -267,9 +240,10 @@ export const displaySection: BenchSection = {
       timing ? `Timing part: ${runLine('display.json', timing)} ${loadLine(timing.loadAverage)}` : partMissing(display, 'timing'),
       timing &&
         blocks(
-          `${num(timing.reps)} plain presentations per cell. Each cell: the refreshes expected (\`nominalRefreshes\`): ` +
-            'plain presentations exact by capture, and with record = capture; with a missed vsync injected, presentations ' +
-            'whose record equals the capture.',
+          `${num(timing.reps)} plain presentations per cell. Each cell reads "expected refreshes: exact by capture, record = ` +
+            'capture; missed record = capture": the refreshes `nominalRefreshes` expects; of the plain presentations, those ' +
+            'exact by capture and those whose record equals the capture; of those with a missed vsync injected, those whose ' +
+            'record equals the capture.',
           timingTable(timing),
           `${num(count)} presentations: every one exact by capture (a miss on the switch frame counted as one refresh ` +
             `more): ${yesNo(timing.presentations.every((p) => p.exactByCapture))}; every record equal to the capture: ` +

@@ -5,22 +5,13 @@ import type { BenchSection } from '../section.js';
 /** The fields of bench/timing's results read here (bench/timing/analysis.ts, videoBench.ts, transfer.ts). */
 interface Condition {
   method: string;
-  requestedMs: number;
-  requestedFrames: number;
-  presentations: number;
-  /** Absent in results written before it existed: then the method says it (bench/timing/analysis.ts). */
+  requestedMs: number; requestedFrames: number; presentations: number;
+  /** Absent in results written before it existed: then the method says it (see `shownFrom` below). */
   shownFrom?: 'as recorded' | 'rAF watcher';
-  frameErrorHistogram: Record<string, number>;
-  exactFrameShare: number;
-  presentationsWithoutDrops: number;
-  exactFrameShareWithoutDrops: number;
-  loggedDurationMs: { mean: number; sd: number };
-  droppedFrames: number;
+  frameErrorHistogram: Record<string, number>; exactFrameShare: number;
+  presentationsWithoutDrops: number; exactFrameShareWithoutDrops: number;
+  loggedDurationMs: { mean: number; sd: number }; droppedFrames: number;
 }
-type LongTasks = { presentations: number; requestedMs: number; injected: number; detected: number; tasks: { offsetMs: number; busyMs: number }[]; stage: Condition };
-type InitialJs = { ok: boolean; error?: string; eagerGzipKB: number; targetKB: number; withinTarget: boolean; pixiInEagerChunks: boolean; totalJsGzipKB: number };
-type Load = { bytes: number; kb: number; requests: number; encodings: Record<string, number> };
-type Transfer = { ok: boolean; error?: string; page: string; compressed: Load; plain: Load; ratio: number };
 interface VideoCondition {
   method: 'stage' | 'element';
   size: string;
@@ -29,41 +20,39 @@ interface VideoCondition {
   skippedTotal: number;
   exactCadenceShare: number;
   refreshesHistogram: Record<string, number>;
-  /** Stage only. */
-  recordMatchesWatcherShare?: number;
-  lastFrameExactShare?: number;
-  upload?: string;
+  /** The stage's only: plays whose record said what the watcher saw, plays whose last frame was exact, its upload path. */
+  recordMatchesWatcherShare?: number; lastFrameExactShare?: number; upload?: string;
 }
-type Video = { conditions: VideoCondition[] };
 interface Environment {
   browser: string;
-  flags?: string[];
-  renderer?: string;
-  gpuMachine?: { gpuModel?: string; driver?: string; os?: string };
   cpus: number;
-  loadAverageAtStart: number[];
-  loadAverageAtEnd?: number[];
-  canvas?: { width: number; height: number };
-  image?: { width: number; height: number };
-  measuredRefreshMs: number;
-  measuredRefreshHz?: number;
+  measuredRefreshMs: number; measuredRefreshHz?: number;
+  loadAverageAtStart: number[]; loadAverageAtEnd?: number[];
+  /** A GPU run records its renderer and machine; the SwiftShader run of 2026-11-24, its flags only. */
+  renderer?: string; gpuMachine?: { gpuModel?: string; driver?: string; os?: string }; flags?: string[];
+  canvas?: { width: number; height: number }; image?: { width: number; height: number };
 }
+type LongTasks = { presentations: number; requestedMs: number; injected: number; detected: number; tasks: { offsetMs: number; busyMs: number }[]; stage: Condition };
+type InitialJs = { ok: boolean; error?: string; eagerGzipKB: number; targetKB: number; withinTarget: boolean; pixiInEagerChunks: boolean; totalJsGzipKB: number };
+type Load = { bytes: number; kb: number; requests: number; encodings: Record<string, number> };
+type Transfer = { ok: boolean; error?: string; page: string; compressed: Load; plain: Load; ratio: number };
+type Video = { conditions: VideoCondition[] };
 type BaselineRatio = { requestedMs: number; loggedSdBaselineOverStage: number; meanAbsFrameErrorStage: number; meanAbsFrameErrorBaseline: number };
-type TimingResult = Stamped & {
+interface TimingResult extends Stamped {
   quick?: boolean;
   environment: Environment;
   conditions: Condition[];
   baselineRatios: BaselineRatio[];
   longTasks: LongTasks;
   initialJs: InitialJs;
-  /** Written by a full run; partial runs write transfer.json and timing-video.json. */
+  /** A full run writes these here; a partial run, transfer.json or timing-video.json. */
   transfer?: Transfer | null;
   video?: Video;
-};
+}
 type TransferResult = Stamped & { initialJs: InitialJs; transfer: Transfer | null };
 type VideoResult = Stamped & { quick?: boolean; environment: Environment; video: Video };
 
-/** A figure that a full run writes into timing.json and a partial run into its own file: the newer one is shown. */
+/** A figure a full run writes into timing.json and a partial run into its own file: the newer one is shown. */
 type Source<T> = { file: string; result: Stamped; value: T };
 function newest<T>(candidates: { file: string; result: Stamped | undefined; value: T | null | undefined }[]): Source<T> | undefined {
   const present = candidates.filter((c): c is Source<T> => c.result !== undefined && c.value !== undefined && c.value !== null);
@@ -76,26 +65,21 @@ const shownFrom = (c: Condition) => c.shownFrom ?? (isStage(c) ? 'as recorded' :
 const methodName = (c: Condition) => (isStage(c) ? 'stage (rAF frame clock)' : 'baseline (`setTimeout`, DOM `<img>`)');
 const histogram = (counts: Record<string, number>) => Object.entries(counts).map(([key, n]) => `${key}: ${num(n)}`).join(', ');
 const size = (text: string) => text.replace('x', '×');
-const loadLine = (env: Environment) =>
-  `load average (the bench's own record) ${num(env.loadAverageAtStart[0], 2)} → ${num(env.loadAverageAtEnd?.[0], 2)}`;
+/** Figures of several conditions, said once when they are the same. */
+const joined = (texts: string[]) => (new Set(texts).size === 1 ? texts[0]! : texts.join(' / '));
+const loadLine = (env: Environment) => `load average (the bench's own record) ${num(env.loadAverageAtStart[0], 2)} → ${num(env.loadAverageAtEnd?.[0], 2)}`;
 
 function conditionTable(result: TimingResult): string {
-  const rows = [...result.conditions, result.longTasks.stage].map((c, i) => [
-    i === result.conditions.length ? `${methodName(c)}, long tasks injected` : methodName(c),
-    `${num(c.requestedMs)} ms = ${num(c.requestedFrames)} frames`,
-    num(c.presentations),
-    shownFrom(c),
-    isStage(c) ? `**${percent(c.exactFrameShare)}**` : percent(c.exactFrameShare),
-    `${percent(c.exactFrameShareWithoutDrops)} of ${num(c.presentationsWithoutDrops)}`,
-    histogram(c.frameErrorHistogram),
-    `${num(c.loggedDurationMs.mean, 2)} / ${num(c.loggedDurationMs.sd, 3)} ms`,
-    num(c.droppedFrames),
-  ]);
-  return table(
-    ['Method', 'Requested', 'Presentations', 'Shown frames from', 'Exact to the frame', 'Exact, no dropped frame', 'Shown − requested frames', 'Logged duration mean / SD (own stamps)', 'Dropped frames'],
-    rows,
-    [2, 4, 5, 7, 8],
-  );
+  const rows = [...result.conditions, result.longTasks.stage].map((c, i) => {
+    const method = i === result.conditions.length ? `${methodName(c)}, long tasks injected` : methodName(c);
+    const exact = isStage(c) ? `**${percent(c.exactFrameShare)}**` : percent(c.exactFrameShare);
+    const logged = `${num(c.loggedDurationMs.mean, 2)} / ${num(c.loggedDurationMs.sd, 3)} ms`;
+    const requested = `${num(c.requestedMs)} ms = ${num(c.requestedFrames)} frames`;
+    const withoutDrops = `${percent(c.exactFrameShareWithoutDrops)} of ${num(c.presentationsWithoutDrops)}`;
+    return [method, requested, num(c.presentations), shownFrom(c), exact, withoutDrops, histogram(c.frameErrorHistogram), logged, num(c.droppedFrames)];
+  });
+  const headers = ['Method', 'Requested', 'Presentations', 'Shown frames from', 'Exact to the frame', 'Exact, no dropped frame'];
+  return table([...headers, 'Shown − requested frames', 'Logged duration mean / SD (own stamps)', 'Dropped frames'], rows, [2, 4, 5, 7, 8]);
 }
 
 function comparisons(result: TimingResult): string {
@@ -104,15 +88,15 @@ function comparisons(result: TimingResult): string {
   return bullets([
     ...result.baselineRatios.map(
       (r) =>
-        `At ${num(r.requestedMs)} ms: mean |shown − requested| ${num(r.meanAbsFrameErrorStage, 3)} frames for the stage ` +
-        `(as recorded) against ${num(r.meanAbsFrameErrorBaseline, 3)} for the baseline (rAF watcher); SD of the logged ` +
-        `durations, each method's own stamps, baseline / stage: × ${num(r.loggedSdBaselineOverStage, 2)}.`,
+        `At ${num(r.requestedMs)} ms: mean |shown − requested| ${num(r.meanAbsFrameErrorStage, 3)} frames for the stage (as recorded) ` +
+        `against ${num(r.meanAbsFrameErrorBaseline, 3)} for the baseline (rAF watcher); SD of the logged durations, each method's own ` +
+        `stamps, baseline / stage: × ${num(r.loggedSdBaselineOverStage, 2)}.`,
     ),
+    // the stage's own count of presentations: a run with fewer images than planned (the GPU's) played only those
     `Long tasks: ${num(long.injected)} busy loops of ${num(Math.min(...busy))}–${num(Math.max(...busy))} ms, ` +
-      // the stage's own count: a run with fewer images than `presentations` (the GPU's) played only those
-      `${num(long.tasks[0]?.offsetMs)} ms into every other of ${num(long.stage.presentations)} presentations of ` +
-      `${num(long.requestedMs)} ms; **${num(long.detected)} of ${num(long.injected)}** found as a dropped frame in the ` +
-      `stage's record overlapping the loop (every loop detected: ${yesNo(long.detected === long.injected)}).`,
+      `${num(long.tasks[0]?.offsetMs)} ms into every other of ${num(long.stage.presentations)} presentations of ${num(long.requestedMs)} ms; ` +
+      `**${num(long.detected)} of ${num(long.injected)}** found as a dropped frame in the stage's record overlapping the loop ` +
+      `(every loop detected: ${yesNo(long.detected === long.injected)}).`,
   ]);
 }
 
@@ -127,30 +111,18 @@ function environmentLine(result: TimingResult): string {
 }
 
 function initialJsTable(sources: Source<InitialJs>[]): string {
-  return table(
-    ['Result file', 'Built', 'Initial JavaScript (gzip)', 'Target', 'Met', 'PixiJS in an eager chunk', 'All JavaScript (gzip)'],
-    sources.map(({ file, result, value: js }) => [
-      `\`${file}\``,
-      day(resultDate(result)),
-      `**${num(js.eagerGzipKB, 1)} KB**`,
-      `< ${num(js.targetKB)} KB`,
-      yesNo(js.withinTarget),
-      yesNo(js.pixiInEagerChunks),
-      `${num(js.totalJsGzipKB, 1)} KB`,
-    ]),
-    [2, 6],
-  );
+  const rows = sources.map(({ file, result, value: js }) => [`\`${file}\``, day(resultDate(result)), `**${num(js.eagerGzipKB, 1)} KB**`,
+    `< ${num(js.targetKB)} KB`, yesNo(js.withinTarget), yesNo(js.pixiInEagerChunks), `${num(js.totalJsGzipKB, 1)} KB`]);
+  return table(['Result file', 'Built', 'Initial JavaScript (gzip)', 'Target', 'Met', 'PixiJS in an eager chunk', 'All JavaScript (gzip)'], rows, [2, 6]);
 }
 
 function transferTable(t: Transfer): string {
   const encodings = (e: Record<string, number>) => Object.entries(e).map(([name, n]) => `${name} ${num(n)}`).join(', ');
+  const row = (served: string, load: Load, kb: string) => [served, kb, num(load.bytes), num(load.requests), encodings(load.encodings)];
   return blocks(
     table(
       ['Served', 'Transferred', 'Bytes', 'Responses', 'Encodings'],
-      [
-        ["with the build's compressed copies", `**${num(t.compressed.kb, 1)} KB**`, num(t.compressed.bytes), num(t.compressed.requests), encodings(t.compressed.encodings)],
-        ['plain (the baseline, same run)', `${num(t.plain.kb, 1)} KB`, num(t.plain.bytes), num(t.plain.requests), encodings(t.plain.encodings)],
-      ],
+      [row("with the build's compressed copies", t.compressed, `**${num(t.compressed.kb, 1)} KB**`), row('plain (the baseline, same run)', t.plain, `${num(t.plain.kb, 1)} KB`)],
       [1, 2, 3],
     ),
     `Compressed / plain: **${percent(t.ratio)}** (page \`${t.page}\`).`,
@@ -160,49 +132,34 @@ function transferTable(t: Transfer): string {
 function videoTable(video: Video): string {
   const rows = video.conditions.map((c) => {
     const stage = c.method === 'stage';
-    return [
-      size(c.size),
-      stage ? `stage, \`${c.upload ?? 'unknown'}\` upload (a watcher reads the canvas)` : 'plain `<video>` (its own account)',
-      num(c.plays),
-      stage ? `**${num(c.skippedPerPlay, 2)}**` : num(c.skippedPerPlay, 2),
-      percent(c.exactCadenceShare, 0),
-      histogram(c.refreshesHistogram),
-      stage ? percent(c.recordMatchesWatcherShare, 0) : '',
-      stage ? percent(c.lastFrameExactShare, 0) : '',
-    ];
+    const method = stage ? `stage, \`${c.upload ?? 'unknown'}\` upload (a watcher reads the canvas)` : 'plain `<video>` (its own account)';
+    const skipped = stage ? `**${num(c.skippedPerPlay, 2)}**` : num(c.skippedPerPlay, 2);
+    const stageOnly = stage ? [percent(c.recordMatchesWatcherShare, 0), percent(c.lastFrameExactShare, 0)] : ['', ''];
+    return [size(c.size), method, num(c.plays), skipped, percent(c.exactCadenceShare, 0), histogram(c.refreshesHistogram), ...stageOnly];
   });
-  return table(
-    ['Clip', 'Method', 'Plays', 'Skipped frames per play', 'Exact cadence (plays)', 'Refreshes per frame (frames 0…N−2): count', 'Stage record = watcher', 'Last frame exactly 2 refreshes'],
-    rows,
-    [2, 3, 4, 6, 7],
-  );
+  const headers = ['Clip', 'Method', 'Plays', 'Skipped frames per play', 'Exact cadence (plays)', 'Refreshes per frame (frames 0…N−2): count'];
+  return table([...headers, 'Stage record = watcher', 'Last frame exactly 2 refreshes'], rows, [2, 3, 4, 6, 7]);
 }
 
 /** The issue's target, per clip size: fewer clip frames skipped than the element (or none), an exact cadence as often. */
 function videoTarget(video: Video): string {
-  const sizes = [...new Set(video.conditions.map((c) => c.size))];
-  const verdicts = sizes.map((s) => {
-    const stage = video.conditions.find((c) => c.size === s && c.method === 'stage');
-    const element = video.conditions.find((c) => c.size === s && c.method === 'element');
-    const met = stage !== undefined && element !== undefined && (stage.skippedTotal === 0 || stage.skippedTotal < element.skippedTotal) && stage.exactCadenceShare >= element.exactCadenceShare;
-    return `${size(s)} **${met ? 'met' : 'not met'}**`;
+  const verdicts = [...new Set(video.conditions.map((c) => c.size))].map((clip) => {
+    const stage = video.conditions.find((c) => c.size === clip && c.method === 'stage');
+    const element = video.conditions.find((c) => c.size === clip && c.method === 'element');
+    const fewer = stage !== undefined && element !== undefined && (stage.skippedTotal === 0 || stage.skippedTotal < element.skippedTotal);
+    return `${size(clip)} **${fewer && stage.exactCadenceShare >= element.exactCadenceShare ? 'met' : 'not met'}**`;
   });
   return `Target: the stage skips fewer clip frames than the element (or none) and plays an exact cadence at least as often: ${verdicts.join(', ')}.`;
 }
 
 function videoBlock(source: Source<Video> | undefined): string {
   // a full run's timing.json and a --video run's file both hold the page's environment
-  const env = (source?.result as { environment?: Environment; quick?: boolean } | undefined)?.environment;
+  const result = source?.result as { environment?: Environment; quick?: boolean } | undefined;
+  const env = result?.environment;
   return blocks(
-    "**`npm run bench:timing -- --video [--quick]`** (also part of the full run; `bench/timing/videoBench.ts`): frame-coded clips (30 fps, " +
-      "2 s, H.264), played in one page on headless Chromium's real-time clock, the stage and a plain `<video>` element interleaved play by " +
-      "play. The stage is measured by a watcher that reads its canvas in every clock frame (the clip's middle row in one `readPixels`, the " +
-      "frame's index decoded from 8 black and white blocks), independently of the stage's record; the element by its own account " +
-      '(`requestVideoFrameCallback`), so a frame it gives no callback for counts as skipped. An exact cadence is frames 0…N−2 each on for ' +
-      'exactly 2 refreshes, none skipped. `--video-upload=frames` runs the stage with the `VideoFrame` upload into ' +
-      '`timing-video-frames.json`, to compare the two upload paths on one machine.',
+    VIDEO,
     source ? runLine(source.file, source.result) : '`timing-video.json`: not run on this checkout.',
-    source && env && `Headless Chromium ${env.browser}, ${num(env.cpus)} CPU cores; measured refresh ${num(env.measuredRefreshMs, 3)} ms; ${loadLine(env)}.`,
+    env && `Headless Chromium ${env.browser}, ${num(env.cpus)} CPU cores${result?.quick ? ' (`--quick`)' : ''}; measured refresh ${num(env.measuredRefreshMs, 3)} ms; ${loadLine(env)}.`,
     source && videoTable(source.value),
     source && videoTarget(source.value),
   );
@@ -227,11 +184,19 @@ const TRANSFER =
   'script and `modulepreload`), and whether an eager chunk holds PixiJS (it must only be in lazy chunks).';
 
 const SERVING =
-  '**Serving.** The Vite build writes a brotli (quality 11) and a gzip (level 9) copy beside every text file over 1 KB ' +
-  '(`scripts/vite-precompress.ts`, at build time, no work per request); `@fastify/static` (`preCompressed`) sends the copy the browser ' +
-  'accepts with its `Content-Encoding`, the plain file otherwise, and every web file carries `Vary: Accept-Encoding`. Hashed files under ' +
-  '`/assets/` are `public, max-age=31536000, immutable`; everything else (index.html, served uncompressed with its meta tags injected) ' +
-  'is `no-cache` (`tests/server/static-compression.test.ts`).';
+  '**Serving.** The build writes a brotli and a gzip copy beside each larger text file (`scripts/vite-precompress.ts`, no work per request); ' +
+  '`@fastify/static` (`preCompressed`) sends the copy the browser accepts, the plain file otherwise, with `Vary: Accept-Encoding`. Hashed ' +
+  'files under `/assets/` are `immutable`; everything else (index.html, its meta tags injected) is `no-cache` ' +
+  '(`tests/server/static-compression.test.ts`).';
+
+const VIDEO =
+  '**`npm run bench:timing -- --video [--quick]`** (also part of the full run; `bench/timing/videoBench.ts`): frame-coded clips (30 fps, ' +
+  "2 s, H.264), played in one page on headless Chromium's real-time clock, the stage and a plain `<video>` element interleaved play by " +
+  "play. The stage is measured by a watcher that reads its canvas in every clock frame (the clip's middle row in one `readPixels`, the " +
+  "frame's index decoded from 8 black and white blocks), independently of the stage's record; the element by its own account " +
+  '(`requestVideoFrameCallback`), so a frame it gives no callback for counts as skipped. An exact cadence is frames 0…N−2 each on for ' +
+  'exactly 2 refreshes, none skipped. `--video-upload=frames` runs the stage with the `VideoFrame` upload into ' +
+  '`timing-video-frames.json`, to compare the two upload paths on one machine.';
 
 const VIDEO_ON_DISPLAY =
   '**Video on the virtual display** is a test, not a benchmark, and writes no result file: `src/web/stage/video.display.test.ts` plays ' +
@@ -253,16 +218,10 @@ function read(results: Results) {
   const js: Source<InitialJs>[] = [];
   if (timing?.initialJs.ok) js.push({ file: 'timing.json', result: timing, value: timing.initialJs });
   if (transferFile?.initialJs.ok) js.push({ file: 'transfer.json', result: transferFile, value: transferFile.initialJs });
-  return {
-    timing,
-    transferFile,
-    videoFile,
-    js,
-    framesFile: results.get<VideoResult>('timing-video-frames.json'),
-    gpu: results.get<TimingResult>('timing-gpu.json'),
-    transfer: newest([{ file: 'timing.json', result: timing, value: timing?.transfer }, { file: 'transfer.json', result: transferFile, value: transferFile?.transfer }]),
-    video: newest([{ file: 'timing.json', result: timing, value: timing?.video }, { file: 'timing-video.json', result: videoFile, value: videoFile?.video }]),
-  };
+  const transfer = newest([{ file: 'timing.json', result: timing, value: timing?.transfer }, { file: 'transfer.json', result: transferFile, value: transferFile?.transfer }]);
+  const video = newest([{ file: 'timing.json', result: timing, value: timing?.video }, { file: 'timing-video.json', result: videoFile, value: videoFile?.video }]);
+  const framesFile = results.get<VideoResult>('timing-video-frames.json');
+  return { timing, transferFile, videoFile, framesFile, gpu: results.get<TimingResult>('timing-gpu.json'), js, transfer, video };
 }
 
 export const timingSection: BenchSection = {
@@ -273,30 +232,32 @@ export const timingSection: BenchSection = {
     if (!timing && !transferFile && !videoFile && !gpu) return { ran: 'not run', headline: '—', files };
     const stage = timing?.conditions.filter(isStage) ?? [];
     const baseline = timing?.conditions.filter((c) => !isStage(c)) ?? [];
-    const newestJs = newest(js);
-    const videoBy = (method: string) => video?.value.conditions.filter((c) => c.method === method) ?? [];
-    const parts = [
+    const initialJs = newest(js)?.value;
+    const clips = (method: string) => video?.value.conditions.filter((c) => c.method === method) ?? [];
+    const headline = [
       timing &&
-        `images through the stage **${stage.map((c) => percent(c.exactFrameShare)).join(' / ')}** exact to the frame at ` +
-          `${stage.map((c) => num(c.requestedMs)).join(' / ')} ms, as recorded (a \`setTimeout\` baseline ` +
-          `${baseline.map((c) => percent(c.exactFrameShare)).join(' / ')}, by a rAF watcher; by capture: bench:display)`,
-      transfer?.value.ok && `**${num(transfer.value.compressed.kb, 1)} KB** before the first screen (${percent(transfer.value.ratio)} of plain)`,
-      newestJs && `initial JavaScript ${num(newestJs.value.eagerGzipKB, 1)} KB gzip`,
+        `images **${joined(stage.map((c) => percent(c.exactFrameShare)))}** exact to the frame at ${stage.map((c) => num(c.requestedMs)).join(' / ')} ms ` +
+          `as recorded by the stage (a \`setTimeout\` baseline ${joined(baseline.map((c) => percent(c.exactFrameShare)))} by a rAF watcher; pixels: bench:display)`,
+      transfer?.value.ok &&
+        `**${num(transfer.value.compressed.kb, 1)} KB** before the first screen (${percent(transfer.value.ratio)} of plain)` +
+          (initialJs ? `, initial JavaScript ${num(initialJs.eagerGzipKB, 1)} KB gzip` : ''),
+      !transfer?.value.ok && initialJs && `initial JavaScript ${num(initialJs.eagerGzipKB, 1)} KB gzip`,
       video &&
-        `30 fps clips: **${videoBy('stage').map((c) => num(c.skippedPerPlay, 2)).join(' / ')}** skipped frames per play ` +
-          `(${videoBy('stage').map((c) => size(c.size)).join(' / ')}, by a watcher) against ` +
-          `${videoBy('element').map((c) => num(c.skippedPerPlay, 2)).join(' / ')} for a \`<video>\` element (its own account)`,
+        `30 fps clips: **${joined(clips('stage').map((c) => num(c.skippedPerPlay, 2)))}** skipped frames per play ` +
+          `(${clips('stage').map((c) => size(c.size)).join(' / ')}, by a watcher) against ${joined(clips('element').map((c) => num(c.skippedPerPlay, 2)))} ` +
+          'for a `<video>` element (its own account)',
     ];
-    const days = [
+    const ran = [
       timing && day(resultDate(timing)),
       transferFile && `transfer ${day(resultDate(transferFile))}`,
       videoFile && `video ${day(resultDate(videoFile))}`,
       gpu && `GPU ${day(resultDate(gpu))}`,
     ];
-    return { ran: days.filter(Boolean).join('; '), headline: parts.filter(Boolean).join('; ') || '—', files };
+    return { ran: ran.filter(Boolean).join('; '), headline: headline.filter(Boolean).join('; ') || '—', files };
   },
   render(results: Results) {
     const { timing, framesFile, gpu, js, transfer, video } = read(results);
+    const machine = gpu?.environment.gpuMachine;
     return blocks(
       METHOD,
       runLine('timing.json', timing),
@@ -309,8 +270,7 @@ export const timingSection: BenchSection = {
       SERVING,
       '### Video: bench:timing -- --video',
       videoBlock(video),
-      framesFile &&
-        blocks('With the `VideoFrame` upload (`--video-upload=frames`):', runLine('timing-video-frames.json', framesFile), videoTable(framesFile.video)),
+      framesFile && blocks('With the `VideoFrame` upload (`--video-upload=frames`):', runLine('timing-video-frames.json', framesFile), videoTable(framesFile.video)),
       '### Video on the virtual display',
       VIDEO_ON_DISPLAY,
       '### Images on the GPU',
@@ -318,8 +278,7 @@ export const timingSection: BenchSection = {
       runLine('timing-gpu.json', gpu),
       gpu &&
         blocks(
-          `${gpu.environment.gpuMachine?.gpuModel ?? 'GPU'}, driver ${gpu.environment.gpuMachine?.driver ?? '—'}, ` +
-            `${gpu.environment.gpuMachine?.os ?? 'OS not recorded'}. ${environmentLine(gpu)}`,
+          `${machine?.gpuModel ?? 'GPU'}, driver ${machine?.driver ?? '—'}, ${machine?.os ?? 'OS not recorded'}. ${environmentLine(gpu)}`,
           conditionTable(gpu),
           comparisons(gpu),
           !gpu.initialJs.ok && `Initial JavaScript not measured there: ${gpu.initialJs.error ?? 'no reason recorded'}.`,

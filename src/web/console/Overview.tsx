@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { reasonInWords, ruleInWords } from '../../quality/reasons.js';
 import { useConsole, type JobStats } from './context.js';
+import { Precision } from './Precision.js';
 import { fill, type ConsoleLanguage } from './strings.js';
 import { VegaChart } from './VegaChart.js';
 
@@ -84,6 +85,8 @@ export function Overview({ stats }: { stats: JobStats }) {
           ))}
         </tbody>
       </table>
+
+      {stats.precision ? <Precision precision={stats.precision} /> : null}
 
       {stats.completions.length > 0 ? (
         <VegaChart spec={completionsSpec} title={t.completions} language={t.reasonLanguage} />

@@ -34,6 +34,16 @@ export interface JobStats {
   timing: { passed: number; failed: number };
   rules: Array<{ rule: string; kind: 'payment' | 'analysis'; passed: number; failed: number }>;
   rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: FailedRule[] }>;
+  /** Stopping for precision, when the study sets it (docs/quality.md); the stimuli widest interval first. */
+  precision: {
+    scale: 'MOS' | 'JOD';
+    ciHalfWidth: number;
+    level: number;
+    reached: number;
+    total: number;
+    reachedAt: string | null;
+    stimuli: Array<{ stimulus: string; n: number; estimate: number | null; halfWidth: number | null; reached: boolean }>;
+  } | null;
 }
 
 export interface JobSummary {
