@@ -1,4 +1,5 @@
 /** Entry point: long-format votes of one protocol family → a Report (what was run, and the results). */
+import { stoppingMethod, type StoppingSummary } from './precision.js';
 import { readFileSync } from 'node:fs';
 import { analyseBubble } from './bubble/bubble.js';
 import { collectMldsTrials, fitMlds } from './mlds/mlds.js';
@@ -40,6 +41,8 @@ interface InputCommon {
   views?: ViewsAccumulator;
   /** The sessions' quality control, printed in the report (the votes already reflect what it excluded). */
   quality?: QualityControlSummary;
+  /** The study's stopping rule for precision and whether it fired (a stored job with quality.stopWhen). */
+  stopping?: StoppingSummary;
 }
 
 /** What analyse() reads: the votes of one family, and what the report prints beside them (timing, views, quality). */
@@ -155,6 +158,7 @@ function qualityNotes(quality: QualityControlSummary | undefined | null): string
 function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: ResolvedOptions, timing: TimingResult | null, methods: string[], notes: string[], votes: ReportHeader['votes'], warnings: string[] = []): ReportHeader {
   const views = input.views?.result() ?? null;
   if (views) methods = [...methods, VIEWS_METHOD];
+  if (input.stopping) methods = [...methods, stoppingMethod(input.stopping)];
   return {
     tool: { name: 'Glimpse', version: toolVersion() },
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),
@@ -169,6 +173,7 @@ function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: 
     timing,
     views,
     quality: input.quality ?? null,
+    stopping: input.stopping ?? null,
   };
 }
 

@@ -11,6 +11,7 @@ import type { RatingResult } from './rating/rating.js';
 import type { TimingResult } from './timing/timing.js';
 import type { ViewsResult } from './views/views.js';
 import type { NoResults } from './missing.js';
+import type { StoppingSummary } from './precision.js';
 import type { AnalysisFamily, QualityControlSummary, RatingScreening, TimingRule } from './types.js';
 
 export interface ResolvedOptions {
@@ -56,6 +57,8 @@ export interface ReportHeader {
   views: ViewsResult | null;
   /** Quality control of the sessions, when the votes come from a stored job. */
   quality: QualityControlSummary | null;
+  /** The study's stopping rule for precision (quality.stopWhen): reached by how many stimuli, and when it closed the job. */
+  stopping: StoppingSummary | null;
 }
 
 /**

@@ -72,6 +72,19 @@ export const StudyQuality = Type.Object(
     rules: Type.Optional(QualityRules),
     /** Accepted observers each playlist needs; once every playlist has them the study is full. */
     targetAcceptedPerPlaylist: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    /**
+     * Stopping for precision (rating and pair comparison protocols): the study is full once every stimulus's
+     * interval at `level` (default 0.95) is within ± `ciHalfWidth` on the MOS or JOD scale (docs/quality.md).
+     */
+    stopWhen: Type.Optional(
+      Type.Object(
+        {
+          ciHalfWidth: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
+          level: Type.Optional(Type.Number({ minimum: 0.5, maximum: 0.999 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** A bonus for accepted sessions, written to the bonus list of `decisions`. */
     bonus: Type.Optional(
       Type.Object(

@@ -78,16 +78,16 @@ describeEachDialect('running sums of the on-line verdict', (dialect) => {
       .where('s.job_id', '=', jobId)
       .where('v.included', '=', 1)
       .execute();
-    const byStimulus = new Map<string, { sum: number; n: number }>();
+    const byStimulus = new Map<string, { sum: number; squares: number; n: number }>();
     for (const r of rows) {
       const spec = JSON.parse(r.spec) as { source: string; check?: unknown };
       if (spec.check) continue;
-      const s = byStimulus.get(spec.source) ?? { sum: 0, n: 0 };
-      byStimulus.set(spec.source, { sum: s.sum + (5 - r.value), n: s.n + 1 });
+      const s = byStimulus.get(spec.source) ?? { sum: 0, squares: 0, n: 0 };
+      byStimulus.set(spec.source, { sum: s.sum + (5 - r.value), squares: s.squares + (5 - r.value) ** 2, n: s.n + 1 });
     }
     return { sessions: new Set(rows.map((r) => r.session_id)).size, byStimulus };
   }
-  const sortedSums = (sums: { sessions: number; byStimulus: Map<string, { sum: number; n: number }> } | null) =>
+  const sortedSums = (sums: { sessions: number; byStimulus: Map<string, { sum: number; squares: number; n: number }> } | null) =>
     sums && { sessions: sums.sessions, byStimulus: [...sums.byStimulus].filter(([, s]) => s.n !== 0).sort(([a], [b]) => a.localeCompare(b)) };
 
   /** The playlists' balancing counts as stored, and as a recount of the sessions gives them (lease: 60 minutes). */

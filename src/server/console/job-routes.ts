@@ -45,7 +45,7 @@ export function liveStatsHub(app: FastifyInstance, leaseMinutes: number, limits:
   const hub = new LiveStatsHub(
     async (jobId) => {
       const job = await findJob(app.storage, jobId);
-      return job ? JSON.stringify(await jobStats(app.storage, job, leaseMinutes)) : null;
+      return job ? JSON.stringify(await jobStats(app.storage, job, leaseMinutes, app.protocols)) : null;
     },
     LIVE_INTERVAL_MS,
     limits,
@@ -72,7 +72,7 @@ function downloadsOf(protocol: ProtocolDefinition | null, hasModels: boolean): s
 }
 
 export async function consoleJobRoutes(app: FastifyInstance, opts: { leaseMinutes: number; publicUrl: (host: string | undefined) => string; liveStats: LiveStatsHub }): Promise<void> {
-  const statsOf = (job: StoredJob) => jobStats(app.storage, job, opts.leaseMinutes);
+  const statsOf = (job: StoredJob) => jobStats(app.storage, job, opts.leaseMinutes, app.protocols);
   const jobOrNotFound = async (id: string) => {
     const job = await findJob(app.storage, id);
     if (!job) throw notFound(`no job ${id}`);

@@ -2,6 +2,9 @@ import { ruleKind, verdictsOf, type RuleKind } from '../../quality/reasons.js';
 import type { RuleOutcome } from '../../quality/rules.js';
 import { RULE_NAMES } from '../../quality/rules.js';
 import { abandonedSessions, playlistCounts, type PlaylistCounts, sessionTimes, verdictsOfJob } from '../storage/console-reads.js';
+import type { JobPrecision } from '../../analysis/precision.js';
+import { PROTOCOLS, type ProtocolRegistry } from '../../protocols/registry.js';
+import { precisionOfJob } from '../quality/screening.js';
 import type { StoredJob } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
 import { unstartedVisits } from '../storage/visits.js';
@@ -33,6 +36,8 @@ export interface JobStats {
   rules: Array<{ rule: string; kind: RuleKind; passed: number; failed: number }>;
   /** The latest sessions rejected or excluded, with both verdicts and the failed rules (the page says them in words). */
   rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: FailedRule[] }>;
+  /** Stopping for precision, when the study sets it (docs/quality.md): every stimulus, widest interval first. */
+  precision: (JobPrecision & { reachedAt: string | null }) | null;
 }
 
 /** A failed rule as the pages get it: its English detail and the facts the page words in its language. */
@@ -51,7 +56,7 @@ export interface DropOut {
   sessions: number;
 }
 
-export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: number): Promise<JobStats> {
+export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: number, protocols: ProtocolRegistry = PROTOCOLS): Promise<JobStats> {
   const cutoff = new Date(Date.now() - leaseMinutes * 60_000).toISOString();
   const playlists: PlaylistProgress[] = await playlistCounts(storage, job.id, cutoff);
   const total = (key: keyof PlaylistProgress) => playlists.reduce((n, p) => n + (p[key] as number), 0);
@@ -60,7 +65,7 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
   const rejected = total('rejected');
   const target = job.quality.targetAcceptedPerPlaylist ?? null;
   // As the balancing counts: completed and not rejected, plus still running.
-  const full = target !== null && playlists.length > 0 && playlists.every((p) => p.completed - p.rejected + p.running >= target);
+  const full = job.precisionReachedAt !== null || (target !== null && playlists.length > 0 && playlists.every((p) => p.completed - p.rejected + p.running >= target));
 
   const sessions = await sessionTimes(storage, job.id);
   const durations = sessions.filter((s) => s.completed_at).map((s) => (Date.parse(s.completed_at!) - Date.parse(s.created_at)) / 60_000).sort((a, b) => a - b);
@@ -108,6 +113,7 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
         analysis: 'exclude',
         failed: failedRules(v.parsed),
       })),
+    precision: await precisionOfJob(storage, job, protocols),
   };
 }
 

@@ -4,11 +4,14 @@ import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/re
 import type { AnalysedRating, CheckRules, ProtocolDefinition } from '../../protocols/types.js';
 import type { QuotedAnswer } from '../../quality/reasons.js';
 import { evaluateSession, visualTestsOutcome, withVisualTests, type ScreenedAnswer, type SessionEvidence, type Verdict } from '../../quality/rules.js';
+import type { JobPrecision } from '../../analysis/precision.js';
 import { parseTiming } from '../export/timing.js';
+import { checkPrecisionRule, jobPrecision } from './precision.js';
 import { findJob, type StoredJob } from '../storage/jobs.js';
 import { recountLoads } from '../storage/playlist-loads.js';
 import { acceptedRatingTotals, completedSessionIds, saveVerdicts, sessionLogStates, sessionTestAnswers, storedVerdict, type RatingTotals } from '../storage/quality.js';
 import { acceptedSums, rebuildAcceptedSums, reviseVerdict, storeFirstVerdict, type IncludedRatingCount, type ScoreSums } from '../storage/quality-sums.js';
+import { scoreMoments } from '../storage/precision.js';
 import { findSessionById } from '../storage/sessions.js';
 import { jobMedia } from '../storage/studies.js';
 import type { SessionRow, Storage } from '../storage/types.js';
@@ -33,6 +36,7 @@ export interface ScreenedSession {
 /** A job ready to judge its sessions: its protocol, rules and media attributes. */
 interface JobJudge {
   job: StoredJob;
+  protocol: ProtocolDefinition;
   /** Rating protocols: the analysis stimulus and score of an answer (the MOS's terms); null for other families. */
   rating: ((stimulusId: number, spec: unknown, value: number) => { stimulus: string; score: number }) | null;
   answers(session: SessionRow): Promise<ScreenedAnswer[]>;
@@ -55,6 +59,7 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
 
   return {
     job,
+    protocol,
     rating,
     async answers(session) {
       const rows = await sessionTestAnswers(storage, session.id, session.free_task === 1);
@@ -110,8 +115,8 @@ function ownScores(answers: readonly ScreenedAnswer[]): ScoreSums {
   const own: ScoreSums = new Map();
   for (const a of answers) {
     if (!a.rating || a.check) continue;
-    const s = own.get(a.rating.stimulus) ?? { sum: 0, n: 0 };
-    own.set(a.rating.stimulus, { sum: s.sum + a.rating.score, n: s.n + 1 });
+    const s = own.get(a.rating.stimulus) ?? { sum: 0, squares: 0, n: 0 };
+    own.set(a.rating.stimulus, { sum: s.sum + a.rating.score, squares: s.squares + a.rating.score ** 2, n: s.n + 1 });
   }
   return own;
 }
@@ -124,8 +129,8 @@ function scoreTotals(judge: JobJudge, counts: ReadonlyArray<Pick<IncludedRatingC
     const spec = JSON.parse(row.spec) as { check?: StimulusCheck };
     if (spec.check) continue;
     const r = judge.rating(row.stimulus_id, spec, row.value);
-    const total = totals.get(r.stimulus) ?? { sum: 0, n: 0 };
-    totals.set(r.stimulus, { sum: total.sum + r.score * row.n, n: total.n + row.n });
+    const total = totals.get(r.stimulus) ?? { sum: 0, squares: 0, n: 0 };
+    totals.set(r.stimulus, { sum: total.sum + r.score * row.n, squares: total.squares + r.score ** 2 * row.n, n: total.n + row.n });
   }
   return totals;
 }
@@ -183,7 +188,31 @@ async function judgeOnce(storage: Storage, judge: JobJudge, session: SessionRow)
   const own = ownScores(answers);
   const verdict = await judge.judge(session, answers, await runningMos(storage, judge, own));
   // A concurrent final request of the same session may have stored its verdict first: that one stands.
-  return (await storeFirstVerdict(storage, session, verdict, own)) ? verdict : storedVerdict(storage, session.id);
+  if (!(await storeFirstVerdict(storage, session, verdict, own))) return storedVerdict(storage, session.id);
+  if (verdict.included) await afterInclusionChanged(storage, judge);
+  return verdict;
+}
+
+/** The included scores' moments, the running sums rebuilt first when stale. */
+const freshMoments = (storage: Storage, judge: JobJudge) => async () => {
+  const moments = await scoreMoments(storage, judge.job.id);
+  if (moments) return moments;
+  await rebuildSums(storage, judge);
+  return (await scoreMoments(storage, judge.job.id)) ?? new Map();
+};
+
+/** A session entered or left the analysis: the job's precision rule, if it has one, is judged again (quality/precision.ts). */
+async function afterInclusionChanged(storage: Storage, judge: JobJudge): Promise<void> {
+  await checkPrecisionRule(storage, judge.job, judge.protocol, freshMoments(storage, judge));
+}
+
+/** Stopping for precision as the console and the report show it; null when the study sets no rule. */
+export async function precisionOfJob(storage: Storage, job: StoredJob, protocols: ProtocolRegistry = PROTOCOLS): Promise<(JobPrecision & { reachedAt: string | null }) | null> {
+  const protocol = protocolOf(job.protocol, protocols);
+  if (!job.quality.stopWhen || !protocol) return null;
+  const judge = await jobJudge(storage, job, protocol);
+  const precision = await jobPrecision(storage, job, protocol, freshMoments(storage, judge));
+  return precision && { ...precision, reachedAt: job.precisionReachedAt };
 }
 
 /**
@@ -202,7 +231,9 @@ export async function judgeWithLogs(storage: Storage, sessionId: number, protoco
   const evidence = { visualTestsRequired: true, visualTestsPassed: visualTestsOutcome(await sessionLogStates(storage, session.id)) };
   if (!withVisualTests(stored, evidence, judge.job.quality.rules)) return stored;
   const own = ownScores(await judge.answers(session));
-  return reviseVerdict(storage, session, (old) => withVisualTests(old, evidence, judge.job.quality.rules), own);
+  const revised = await reviseVerdict(storage, session, (old) => withVisualTests(old, evidence, judge.job.quality.rules), own);
+  if (revised && revised.included !== stored.included) await afterInclusionChanged(storage, judge);
+  return revised;
 }
 
 export interface ScreenJobOptions {
@@ -221,7 +252,7 @@ export async function screenJob(storage: Storage, jobId: string, protocols: Prot
   const judge = await judgeOf(storage, jobId, protocols);
   if (!judge) throw new Error(`no job ${jobId} with a protocol this server knows`);
   const totals = judge.rating ? await acceptedRatingTotals(storage, jobId) : null;
-  const totalScores = totals ? scoreTotals(judge, totals.counts) : new Map<string, Score>();
+  const totalScores: ScoreSums = totals ? scoreTotals(judge, totals.counts) : new Map();
   const judged: ScreenedSession[] = [];
   for (const sessionId of await completedSessionIds(storage, jobId)) {
     const session = await findSessionById(storage, sessionId);
@@ -234,5 +265,6 @@ export async function screenJob(storage: Storage, jobId: string, protocols: Prot
   const stored = new Set(await saveVerdicts(storage, jobId, judged));
   await storage.write((trx) => recountLoads(storage, trx, jobId));
   await rebuildSums(storage, judge);
+  await afterInclusionChanged(storage, judge);
   return judged.filter((s) => stored.has(s.sessionId));
 }

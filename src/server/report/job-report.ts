@@ -14,6 +14,8 @@ import { jobMedia } from '../storage/studies.js';
 import { keptInReport, qualitySummary } from '../../quality/summary.js';
 import type { Storage } from '../storage/types.js';
 import { MissingDataError } from '../../analysis/missing.js';
+import { stoppingSummary } from '../../analysis/precision.js';
+import { precisionOfJob } from '../quality/screening.js';
 
 /**
  * The analysis report of a stored job (`npm run cli -- report JOBID`): its answers read page by page from the
@@ -86,7 +88,8 @@ export async function jobAnalysisInput(storage: Storage, jobId: string, options:
     const presentations = plays(envelope);
     return presentations.length > 0 && timing.add({ observer: String(r.session_id), trial: String(r.id), presentations }).length > 0;
   };
-  const common = { protocol: job.protocol, source: `job ${jobId}`, quality };
+  const precision = await precisionOfJob(storage, job, options.protocols ?? PROTOCOLS);
+  const common = { protocol: job.protocol, source: `job ${jobId}`, quality, ...(precision ? { stopping: stoppingSummary(precision, precision.reachedAt) } : {}) };
 
   const adapter = protocol.analysis;
   let input: AnalysisInput;

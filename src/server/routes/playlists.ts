@@ -180,7 +180,8 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
     const { preview, previewUntil, identity, requested, bcheckId } = await checkArrival(job, query);
     let session: OpenedSession | null = null;
     let playlistId: number;
-    const targetAccepted = job.quality.targetAcceptedPerPlaylist;
+    // A job its precision rule closed is full: a target of 0 refuses every new session and resumes the running ones.
+    const targetAccepted = job.precisionReachedAt ? 0 : job.quality.targetAcceptedPerPlaylist;
     if (identity.assignmentId === MTURK_PREVIEW) {
       if (job.status !== 'open') throw notOpen(job.status);
       // A worker previewing the HIT sees the task but must not take a slot (nor accept a HIT that is full).

@@ -11,12 +11,21 @@ export interface StoredJob {
   quality: StudyQuality;
   /** draft, open, paused or closed (docs/console.md): only an open job takes new participants. */
   status: JobStatus;
+  /** When its precision rule (quality.stopWhen) closed it to new participants; null until then. */
+  precisionReachedAt: string | null;
 }
 
 export async function findJob(storage: Storage, id: string): Promise<StoredJob | null> {
-  const row = await storage.db.selectFrom('jobs').select(['id', 'protocol', 'fields', 'quality', 'status']).where('id', '=', id).executeTakeFirst();
+  const row = await storage.db.selectFrom('jobs').select(['id', 'protocol', 'fields', 'quality', 'status', 'precision_reached_at']).where('id', '=', id).executeTakeFirst();
   return row
-    ? { id: row.id, protocol: row.protocol, fields: JSON.parse(row.fields) as JobFields, quality: row.quality ? (JSON.parse(row.quality) as StudyQuality) : {}, status: row.status }
+    ? {
+        id: row.id,
+        protocol: row.protocol,
+        fields: JSON.parse(row.fields) as JobFields,
+        quality: row.quality ? (JSON.parse(row.quality) as StudyQuality) : {},
+        status: row.status,
+        precisionReachedAt: row.precision_reached_at,
+      }
     : null;
 }
 

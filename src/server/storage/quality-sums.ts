@@ -16,14 +16,17 @@ import type { Db, SessionRow, Storage } from './types.js';
  * playlist's count before it.
  */
 
-/** Per analysis stimulus: the sum of the scores and how many there are. */
-export type ScoreSums = Map<string, { sum: number; n: number }>;
+/** Per analysis stimulus: the sum of the scores, of their squares (stopping for precision), and how many there are. */
+export type ScoreSums = Map<string, { sum: number; squares: number; n: number }>;
 
 export interface AcceptedSums {
   /** Included sessions counted in the sums. */
   sessions: number;
   byStimulus: ScoreSums;
 }
+
+/** A stored row's sums (PostgreSQL's numbers may come back as strings). */
+const sumsOf = (r: { score_sum: number; score_squares: number; ratings: number }) => ({ sum: Number(r.score_sum), squares: Number(r.score_squares), n: Number(r.ratings) });
 
 /** The sums of these stimuli and the count of included sessions; null when they must be rebuilt first. */
 export async function acceptedSums(storage: Storage, jobId: string, stimuli: readonly string[]): Promise<AcceptedSums | null> {
@@ -34,11 +37,11 @@ export async function acceptedSums(storage: Storage, jobId: string, stimuli: rea
   for (let i = 0; i < wanted.length; i += 500) {
     const rows = await storage.db
       .selectFrom('accepted_score_sums')
-      .select(['stimulus', 'score_sum', 'ratings'])
+      .select(['stimulus', 'score_sum', 'score_squares', 'ratings'])
       .where('job_id', '=', jobId)
       .where('stimulus', 'in', wanted.slice(i, i + 500))
       .execute();
-    for (const r of rows) byStimulus.set(r.stimulus, { sum: Number(r.score_sum), n: Number(r.ratings) });
+    for (const r of rows) byStimulus.set(r.stimulus, sumsOf(r));
   }
   return { sessions: Number(job.sessions), byStimulus };
 }
@@ -47,8 +50,8 @@ export async function acceptedSums(storage: Storage, jobId: string, stimuli: rea
 export async function allAcceptedSums(storage: Storage, jobId: string): Promise<AcceptedSums | null> {
   const job = await storage.db.selectFrom('accepted_sessions').select('sessions').where('job_id', '=', jobId).executeTakeFirst();
   if (!job) return null;
-  const rows = await storage.db.selectFrom('accepted_score_sums').select(['stimulus', 'score_sum', 'ratings']).where('job_id', '=', jobId).execute();
-  return { sessions: Number(job.sessions), byStimulus: new Map(rows.map((r) => [r.stimulus, { sum: Number(r.score_sum), n: Number(r.ratings) }])) };
+  const rows = await storage.db.selectFrom('accepted_score_sums').select(['stimulus', 'score_sum', 'score_squares', 'ratings']).where('job_id', '=', jobId).execute();
+  return { sessions: Number(job.sessions), byStimulus: new Map(rows.map((r) => [r.stimulus, sumsOf(r)])) };
 }
 
 /**
@@ -60,13 +63,17 @@ async function moveSession(trx: Db, jobId: string, own: ScoreSums, sign: 1 | -1)
   if (Number(counted.numUpdatedRows) === 0 || own.size === 0) return;
   // One statement for every stimulus: the job's row above stays locked until the commit, so every round trip after
   // it would keep the job's other verdicts waiting (sorted: rows are taken in one order).
-  const rows = [...own.keys()].sort().map((stimulus) => ({ job_id: jobId, stimulus, score_sum: sign * own.get(stimulus)!.sum, ratings: sign * own.get(stimulus)!.n }));
+  const rows = [...own.keys()].sort().map((stimulus) => {
+    const s = own.get(stimulus)!;
+    return { job_id: jobId, stimulus, score_sum: sign * s.sum, score_squares: sign * s.squares, ratings: sign * s.n };
+  });
   await trx
     .insertInto('accepted_score_sums')
     .values(rows)
     .onConflict((oc) =>
       oc.columns(['job_id', 'stimulus']).doUpdateSet((eb) => ({
         score_sum: eb('accepted_score_sums.score_sum', '+', eb.ref('excluded.score_sum')),
+        score_squares: eb('accepted_score_sums.score_squares', '+', eb.ref('excluded.score_squares')),
         ratings: eb('accepted_score_sums.ratings', '+', eb.ref('excluded.ratings')),
       })),
     )
@@ -133,7 +140,7 @@ export async function rebuildAcceptedSums(storage: Storage, jobId: string, score
     const sums = scoresOf(await testRatingCounts(trx, included));
     await trx.updateTable('accepted_sessions').set({ sessions: Number(sessions.n), stale: 0 }).where('job_id', '=', jobId).execute();
     await trx.deleteFrom('accepted_score_sums').where('job_id', '=', jobId).execute();
-    const rows = [...sums].map(([stimulus, s]) => ({ job_id: jobId, stimulus, score_sum: s.sum, ratings: s.n }));
+    const rows = [...sums].map(([stimulus, s]) => ({ job_id: jobId, stimulus, score_sum: s.sum, score_squares: s.squares, ratings: s.n }));
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('accepted_score_sums').values(rows.slice(i, i + 500)).execute();
   });
 }

@@ -188,7 +188,9 @@ async function saveJob(trx: Db, study: StudyFile, options: SaveStudyOptions): Pr
   }
   if (!playlistsChanged && existing.fields === fields && existing.quality === quality && existing.source === source) return 'unchanged';
   // New rules apply to later verdicts; `cli screen` re-judges the sessions already in.
-  await trx.updateTable('jobs').set({ protocol, fields, quality, source, updated_at: now }).where('id', '=', study.id).execute();
+  // A changed quality (its stopWhen, or rules that include other sessions) is judged again from the next verdict.
+  const precision = existing.quality === quality ? {} : { precision_reached_at: null };
+  await trx.updateTable('jobs').set({ protocol, fields, quality, source, updated_at: now, ...precision }).where('id', '=', study.id).execute();
   return 'updated';
 }
 

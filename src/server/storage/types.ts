@@ -19,6 +19,8 @@ export interface JobsTable {
   status: Generated<JobStatus>;
   created_at: string;
   updated_at: string;
+  /** When the study's precision rule (quality.stopWhen) closed it to new participants; null until then (migration 022). */
+  precision_reached_at: Generated<string | null>;
 }
 
 export interface PlaylistsTable {
@@ -231,6 +233,8 @@ export interface AcceptedScoreSumsTable {
   job_id: string;
   stimulus: string;
   score_sum: number;
+  /** The sum of the scores' squares: a stimulus's interval (stopping for precision, migration 022). */
+  score_squares: Generated<number>;
   ratings: number;
 }
 

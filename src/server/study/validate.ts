@@ -191,6 +191,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
   }
 
   if (protocol) problems.push(...qualityProblems((data as { quality?: { rules?: Record<string, unknown> } } | null)?.quality?.rules, protocol));
+  if (protocol) problems.push(...stopWhenProblems((data as { quality?: { stopWhen?: unknown } } | null)?.quality?.stopWhen, protocol));
 
   if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total, !problems.stopped);
   return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal!, models };
@@ -212,6 +213,13 @@ function qualityProblems(rules: Record<string, unknown> | undefined, protocol: P
   return (['minVariance', 'varianceAfterRatings', 'minCorrelation', 'correlationAfterSessions'] as const)
     .filter((rule) => rules[rule] !== undefined && rules[rule] !== false)
     .map((rule) => ({ path: `$.quality.rules.${rule}`, message: `applies to rating scales only; ${protocol.name} is a ${protocol.analysis.family} protocol (remove it or set false)` }));
+}
+
+/** Stopping for precision judges a per-stimulus MOS or JOD scale, which only rating and pair protocols have. */
+function stopWhenProblems(stopWhen: unknown, protocol: ProtocolDefinition): ErrorDetail[] {
+  const family = protocol.analysis.family;
+  if (stopWhen === undefined || family === 'rating' || family === 'paired') return [];
+  return [{ path: '$.quality.stopWhen', message: `applies to rating and pair comparison protocols only (a MOS or JOD per stimulus); ${protocol.name} is a ${family} protocol` }];
 }
 
 /**
