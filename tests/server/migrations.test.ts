@@ -100,3 +100,23 @@ it.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL: logs are compressed with 
     await schema.drop();
   }
 });
+
+it.each(DIALECTS)('%s: running sums stored before migration 022 lack their squares, so they are marked for a rebuild; a job has not reached its precision rule', async (dialect) => {
+  const database = await createTestDatabase(dialect);
+  const storage = await openStorage({ databaseUrl: database.url, migrate: false });
+  try {
+    await migrateTo(storage.db, dialect, '021_preview_until');
+    const at = '2026-01-01T00:00:00.000Z';
+    await storage.db.insertInto('jobs').values({ id: 'old', protocol: 'absolute_category_rating', fields: '{}', created_at: at, updated_at: at } as never).execute();
+    await storage.db.insertInto('accepted_sessions').values({ job_id: 'old', sessions: 2, stale: 0 } as never).execute();
+    await storage.db.insertInto('accepted_score_sums').values({ job_id: 'old', stimulus: 'a.png', score_sum: 9, ratings: 2 } as never).execute();
+    await migrateToLatest(storage.db, dialect);
+    expect(await storage.db.selectFrom('accepted_sessions').select(['sessions', 'stale']).executeTakeFirstOrThrow()).toEqual({ sessions: 2, stale: 1 });
+    const sums = await storage.db.selectFrom('accepted_score_sums').select(['score_sum', 'score_squares', 'ratings']).executeTakeFirstOrThrow();
+    expect([Number(sums.score_sum), Number(sums.score_squares), Number(sums.ratings)]).toEqual([9, 0, 2]);
+    expect((await storage.db.selectFrom('jobs').select('precision_reached_at').executeTakeFirstOrThrow()).precision_reached_at).toBeNull();
+  } finally {
+    await storage.close();
+    await database.drop();
+  }
+});

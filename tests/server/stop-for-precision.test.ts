@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -56,7 +56,8 @@ describeEachDialect('stopping for precision', (dialect) => {
     Number((await ctx().storage.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('job_id', '=', jobId).executeTakeFirstOrThrow()).n);
 
   it('closes the job to new participants once every interval is within the target; a running session finishes', async () => {
-    await ctx().importStudy(await writeStudy(study('precise')));
+    const file = await writeStudy(study('precise'));
+    await ctx().importStudy(file);
     await addUser(ctx().storage, 'lead@lab.example');
     const owner = await signIn(ctx().app, 'lead@lab.example');
 
@@ -95,6 +96,12 @@ describeEachDialect('stopping for precision', (dialect) => {
     const { report } = json<{ report: { stopping: Record<string, unknown>; methods: string[] } }>(await owner.get('/console/api/jobs/precise/report.json'));
     expect(report.stopping).toMatchObject({ scale: 'MOS', ciHalfWidth: 0.8, level: 0.95, reachedAt: firedAt, reached: 3, total: 3 });
     expect(report.methods).toContain(`Stopping rule: every stimulus's 95 % interval within ± 0.8 on the MOS scale; it closed the job to new participants at ${firedAt}.`);
+
+    // A stricter target in the study file, re-imported: the job takes participants again until it is reached.
+    await writeFile(file, JSON.stringify({ ...study('precise'), media: 'media', quality: { rules: { minVariance: false, minCorrelation: false }, stopWhen: { ciHalfWidth: 0.3 } } }));
+    await ctx().importStudy(file);
+    expect(await reachedAt('precise')).toBeNull();
+    expect((await arrive('precise', 'newcomer')).statusCode).toBe(200);
   });
 
   it('judges pair comparisons on the JOD scale from the posterior of each content', async () => {

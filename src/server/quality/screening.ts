@@ -4,7 +4,7 @@ import { PROTOCOLS, protocolOf, type ProtocolRegistry } from '../../protocols/re
 import type { AnalysedRating, CheckRules, ProtocolDefinition } from '../../protocols/types.js';
 import type { QuotedAnswer } from '../../quality/reasons.js';
 import { evaluateSession, visualTestsOutcome, withVisualTests, type ScreenedAnswer, type SessionEvidence, type Verdict } from '../../quality/rules.js';
-import type { JobPrecision } from '../../analysis/precision.js';
+import { DEFAULT_STOP_LEVEL, meanHalfWidth, type JobPrecision } from '../../analysis/precision.js';
 import { parseTiming } from '../export/timing.js';
 import { checkPrecisionRule, jobPrecision } from './precision.js';
 import { findJob, type StoredJob } from '../storage/jobs.js';
@@ -189,7 +189,7 @@ async function judgeOnce(storage: Storage, judge: JobJudge, session: SessionRow)
   const verdict = await judge.judge(session, answers, await runningMos(storage, judge, own));
   // A concurrent final request of the same session may have stored its verdict first: that one stands.
   if (!(await storeFirstVerdict(storage, session, verdict, own))) return storedVerdict(storage, session.id);
-  if (verdict.included) await afterInclusionChanged(storage, judge);
+  if (verdict.included) await afterInclusionChanged(storage, judge, own);
   return verdict;
 }
 
@@ -201,8 +201,23 @@ const freshMoments = (storage: Storage, judge: JobJudge) => async () => {
   return (await scoreMoments(storage, judge.job.id)) ?? new Map();
 };
 
-/** A session entered or left the analysis: the job's precision rule, if it has one, is judged again (quality/precision.ts). */
-async function afterInclusionChanged(storage: Storage, judge: JobJudge): Promise<void> {
+/**
+ * A session entered or left the analysis: the job's precision rule, if it has one, is judged again
+ * (quality/precision.ts). For a rating job, a stimulus of the session's own still short of the target settles it
+ * from their rows alone: the whole job is read only when every one of them has reached it.
+ */
+async function afterInclusionChanged(storage: Storage, judge: JobJudge, own?: ScoreSums): Promise<void> {
+  const rule = judge.job.quality.stopWhen;
+  if (!rule || judge.job.precisionReachedAt) return;
+  if (judge.rating && own && own.size > 0) {
+    const sums = await acceptedSums(storage, judge.job.id, [...own.keys()]);
+    const level = rule.level ?? DEFAULT_STOP_LEVEL;
+    const short = (stimulus: string) => {
+      const halfWidth = meanHalfWidth(sums?.byStimulus.get(stimulus) ?? { n: 0, sum: 0, squares: 0 }, level);
+      return halfWidth === null || halfWidth > rule.ciHalfWidth;
+    };
+    if (sums && [...own.keys()].some(short)) return;
+  }
   await checkPrecisionRule(storage, judge.job, judge.protocol, freshMoments(storage, judge));
 }
 
@@ -232,7 +247,7 @@ export async function judgeWithLogs(storage: Storage, sessionId: number, protoco
   if (!withVisualTests(stored, evidence, judge.job.quality.rules)) return stored;
   const own = ownScores(await judge.answers(session));
   const revised = await reviseVerdict(storage, session, (old) => withVisualTests(old, evidence, judge.job.quality.rules), own);
-  if (revised && revised.included !== stored.included) await afterInclusionChanged(storage, judge);
+  if (revised && revised.included !== stored.included) await afterInclusionChanged(storage, judge, revised.included ? own : undefined);
   return revised;
 }
 
