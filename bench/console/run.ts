@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     const lines = posters ? createInterface({ input: posters.stdout! })[Symbol.asyncIterator]() : null;
     // Probing starts once the first log is stored (the posters' process is up and posting).
     if (lines) await lines.next();
-    const posted = lines ? lines.next().then((line) => JSON.parse(line.value as string) as { stored: number; refused: number }) : Promise.resolve({ stored: 0, refused: 0 });
+    const posted = lines ? lines.next().then((line) => JSON.parse(line.value as string) as { stored: number; refused: number; closedUnread: number }) : Promise.resolve({ stored: 0, refused: 0, closedUnread: 0 });
     const streams: Array<{ destroy(): void }> = [];
     let events = 0;
     if (load) {
@@ -176,16 +176,24 @@ async function posters(base: string): Promise<void> {
   let loading = true;
   process.stdin.resume();
   process.stdin.on('end', () => (loading = false));
-  const posted = { stored: 0, refused: 0 };
+  const posted = { stored: 0, refused: 0, closedUnread: 0 };
   const poster = async () => {
     while (loading) {
       const session = (await (await fetch(`${base}/api/getrandomtasks/bench?platform=prolific&PROLIFIC_PID=log${Math.random().toString(36).slice(2)}`)).json()) as { sessionToken: string };
       // One body per session, sent again and again: the posters' own CPU goes to sending, not building.
       const body = Buffer.concat([head, Buffer.from(session.sessionToken), tail]);
       for (let status = 201; loading && status === 201; ) {
-        const res = await fetch(`${base}/api/sessionlogs/`, { method: 'POST', headers: { 'content-type': 'application/json', [SESSION_TOKEN_HEADER]: session.sessionToken }, body });
-        status = res.status;
-        await res.arrayBuffer();
+        try {
+          const res = await fetch(`${base}/api/sessionlogs/`, { method: 'POST', headers: { 'content-type': 'application/json', [SESSION_TOKEN_HEADER]: session.sessionToken }, body });
+          status = res.status;
+          await res.arrayBuffer();
+        } catch {
+          // Refused unread (the large-body budget is full: 503, connection closed while the body was sent), which
+          // fetch reports as a failure: counted as a refusal, and sent again after a pause as its Retry-After asks.
+          status = 0;
+          posted.closedUnread++;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         if (status === 201 && posted.stored++ === 0) console.log('{"ready":true}');
         else if (status !== 201) posted.refused++;
       }
