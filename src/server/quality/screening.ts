@@ -6,6 +6,7 @@ import type { QuotedAnswer } from '../../quality/reasons.js';
 import { evaluateSession, visualTestsOutcome, withVisualTests, type ScreenedAnswer, type SessionEvidence, type Verdict } from '../../quality/rules.js';
 import { DEFAULT_STOP_LEVEL, meanHalfWidth, type JobPrecision } from '../../analysis/precision.js';
 import { parseTiming } from '../export/timing.js';
+import { widestIntervalPlaylist } from './allocation.js';
 import { checkPrecisionRule, jobPrecision } from './precision.js';
 import { findJob, type StoredJob } from '../storage/jobs.js';
 import { recountLoads } from '../storage/playlist-loads.js';
@@ -219,6 +220,14 @@ async function afterInclusionChanged(storage: Storage, judge: JobJudge, own?: Sc
     if (sums && [...own.keys()].some(short)) return;
   }
   await checkPrecisionRule(storage, judge.job, judge.protocol, freshMoments(storage, judge));
+}
+
+/** The playlist a new participant should get when the job allocates by intervals (quality/allocation.ts); else null. */
+export async function allocationPreference(storage: Storage, job: StoredJob, protocols: ProtocolRegistry = PROTOCOLS): Promise<number | null> {
+  const protocol = protocolOf(job.protocol, protocols);
+  if (job.quality.allocation !== 'widest-intervals' || !protocol) return null;
+  const judge = await jobJudge(storage, job, protocol);
+  return widestIntervalPlaylist(storage, job, protocol, freshMoments(storage, judge));
 }
 
 /** Stopping for precision as the console and the report show it; null when the study sets no rule. */

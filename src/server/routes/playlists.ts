@@ -13,6 +13,7 @@ import { logVisit, markVisitStarted } from '../storage/visits.js';
 import { playlistSignatureValid } from '../playlist-links.js';
 import { endPreviewSessionAt, previewLinkExpiry } from '../storage/previews.js';
 import { rateLimited, type RateLimits } from '../plugins/security.js';
+import { allocationPreference } from '../quality/screening.js';
 import { JobIdParams } from './jobs.js';
 
 const MTURK_PREVIEW = 'ASSIGNMENT_ID_NOT_AVAILABLE';
@@ -189,10 +190,14 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
       if (targetAccepted !== undefined && chosen.load >= targetAccepted) throw studyFull();
       playlistId = chosen.id;
     } else {
-      try {
-        session = await openSession(storage, {
+      // A job that allocates by intervals names the playlist for a new participant (a link's own choice stands; a
+      // resumed session keeps its playlist whatever is named). Read without the arrival's lock: if that playlist
+      // filled meanwhile, the usual choice is made instead.
+      const preferred = requested === null && !preview ? await allocationPreference(storage, job, app.protocols) : null;
+      const open = (playlistId: number | null) =>
+        openSession(storage, {
           jobId: job.id,
-          playlistId: requested,
+          playlistId,
           resumeToken,
           identity,
           bcheckId,
@@ -201,6 +206,11 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
           targetAccepted,
           acceptsNew: job.status === 'open',
           preview,
+        });
+      try {
+        session = await open(preferred ?? requested).catch((error: unknown) => {
+          if (preferred !== null && error instanceof StudyFullError) return open(null);
+          throw error;
         });
       } catch (error) {
         if (error instanceof StudyFullError) throw studyFull();

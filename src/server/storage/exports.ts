@@ -108,7 +108,7 @@ export function jobStimulusSpecs(storage: Storage, jobId: string) {
     .selectFrom('stimuli as st')
     .innerJoin('playlists as p', 'p.id', 'st.playlist_id')
     .where('p.job_id', '=', jobId)
-    .select(['st.id', 'st.is_training', 'st.spec'])
+    .select(['st.id', 'st.playlist_id', 'st.is_training', 'st.spec'])
     .execute();
 }
 

@@ -28,3 +28,8 @@ export async function markPrecisionReached(storage: Storage, jobId: string): Pro
   const row = await storage.db.selectFrom('jobs').select('precision_reached_at').where('id', '=', jobId).executeTakeFirstOrThrow();
   return row.precision_reached_at!;
 }
+
+/** Each playlist's balancing counts (storage/playlist-loads.ts), read without the arrival's lock: a preference only. */
+export function playlistLoadRows(storage: Storage, jobId: string) {
+  return storage.db.selectFrom('playlist_loads').select(['playlist_id', 'included', 'running']).where('job_id', '=', jobId).orderBy('playlist_id').execute();
+}

@@ -192,6 +192,9 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
 
   if (protocol) problems.push(...qualityProblems((data as { quality?: { rules?: Record<string, unknown> } } | null)?.quality?.rules, protocol));
   if (protocol) problems.push(...stopWhenProblems((data as { quality?: { stopWhen?: unknown } } | null)?.quality?.stopWhen, protocol));
+  if (protocol && (data as { quality?: { allocation?: unknown } } | null)?.quality?.allocation === 'widest-intervals' && protocol.analysis.family !== 'rating') {
+    problems.push({ path: '$.quality.allocation', message: `"widest-intervals" applies to rating protocols only (a MOS interval per stimulus); ${protocol.name} is a ${protocol.analysis.family} protocol` });
+  }
 
   if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total, !problems.stopped);
   return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal!, models };
