@@ -13,8 +13,8 @@ interface Phase {
   meta: Latencies;
   rating: Latencies;
   /** Session logs the posters' process stored, and the answers other than 201 (the session's quota reached). */
-  /** closedUnread (from 2026-11-28): refusals whose connection closed before the answer was read. */
-  logPosts: { stored: number; refused: number; closedUnread?: number };
+  /** busy (from 2026-11-28): refusals of the large-body budget, sent again after Retry-After; closedUnread: those whose connection closed before the answer was read. */
+  logPosts: { stored: number; refused: number; busy?: number; closedUnread?: number };
   /** The size of one posted log. */
   logBytes: number;
   /** Stats events the consoles received in the phase. */
@@ -63,8 +63,8 @@ function loadLine(result: ConsoleResult): string {
   const logMb = result.loaded.logBytes / 1e6;
   return (
     `${databaseName(result)}: ${num(posts.stored)} session logs of ${num(logMb, 1)} MB stored while probing ` +
-    `(${num(posts.stored * logMb)} MB), ${num(posts.refused)} refused (the session's quota of logs reached, or the ` +
-    `process's large-body budget full${posts.closedUnread ? `: ${num(posts.closedUnread)} of them closed unread` : ''}), ` +
+    `(${num(posts.stored * logMb)} MB), ${num(posts.refused)} refused (the session's quota of logs reached)` +
+    (posts.busy === undefined ? ', ' : `, ${num(posts.busy)} turned away while the large-body budget was full and sent again after its Retry-After (${num(posts.closedUnread)} of them closed unread), `) +
     `${num(result.loaded.statsEvents)} stats events received by the consoles.`
   );
 }

@@ -1,6 +1,7 @@
 import { blocks, bullets, day, num, percent, table, yesNo } from '../markdown.js';
 import { resultDate, runLine, type Results, type Stamped } from '../results.js';
 import type { BenchSection } from '../section.js';
+import type { VideoCondition } from '../../timing/videoBench.js';
 
 /** The fields of bench/timing's results read here (bench/timing/analysis.ts, videoBench.ts, transfer.ts). */
 interface Condition {
@@ -11,17 +12,6 @@ interface Condition {
   frameErrorHistogram: Record<string, number>; exactFrameShare: number;
   presentationsWithoutDrops: number; exactFrameShareWithoutDrops: number;
   loggedDurationMs: { mean: number; sd: number }; droppedFrames: number;
-}
-interface VideoCondition {
-  method: 'stage' | 'element';
-  size: string;
-  plays: number;
-  skippedPerPlay: number;
-  skippedTotal: number;
-  exactCadenceShare: number;
-  refreshesHistogram: Record<string, number>;
-  /** The stage's only: plays whose record said what the watcher saw, plays whose last frame was exact, its upload path. */
-  recordMatchesWatcherShare?: number; lastFrameExactShare?: number; upload?: string;
 }
 interface Environment {
   browser: string;

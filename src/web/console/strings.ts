@@ -267,7 +267,7 @@ const fr: ConsoleStrings = withFrenchTypography({
   noTarget: 'pas d’objectif',
   precisionTitle: 'Arrêt à la précision voulue',
   precisionRule: (percent: string, halfWidth: string, scale: string) => `L’étude se ferme aux nouveaux participants dès que l’intervalle à ${percent} de chaque stimulus tient dans ± ${halfWidth} sur l’échelle ${scale}.`,
-  precisionProgress: (reached: number, total: number) => `${reached} stimulus sur ${total} l’ont atteint.`,
+  precisionProgress: (reached: number, total: number) => `Stimulus qui l’ont atteint : ${reached} sur ${total}.`,
   precisionReachedAt: (time: string) => `Tous les stimulus l’ont atteint le ${time} : l’étude ne prend plus de nouveau participant ; les sessions en cours se terminent.`,
   precisionWidest: 'Les intervalles les plus larges',
   stimulus: 'Stimulus',
