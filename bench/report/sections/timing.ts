@@ -125,7 +125,9 @@ function videoTable(video: Video): string {
     const method = stage ? `stage, \`${c.upload ?? 'unknown'}\` upload (a watcher reads the canvas)` : 'plain `<video>` (its own account)';
     const skipped = stage ? `**${num(c.skippedPerPlay, 2)}**` : num(c.skippedPerPlay, 2);
     const stageOnly = stage ? [percent(c.recordMatchesWatcherShare, 0), percent(c.lastFrameExactShare, 0)] : ['', ''];
-    return [size(c.size), method, num(c.plays), skipped, percent(c.exactCadenceShare, 0), histogram(c.refreshesHistogram), ...stageOnly];
+    // Plays the stage ended because it could not draw them as timed are not in the figures: said beside the count.
+    const plays = c.interruptedPlays ? `${num(c.plays)} (+ ${num(c.interruptedPlays)} interrupted: ${(c.interruptedBy ?? []).join(', ')})` : num(c.plays);
+    return [size(c.size), method, plays, skipped, percent(c.exactCadenceShare, 0), histogram(c.refreshesHistogram), ...stageOnly];
   });
   const headers = ['Clip', 'Method', 'Plays', 'Skipped frames per play', 'Exact cadence (plays)', 'Refreshes per frame (frames 0…N−2): count'];
   return table([...headers, 'Stage record = watcher', 'Last frame exactly 2 refreshes'], rows, [2, 3, 4, 6, 7]);
@@ -136,7 +138,8 @@ function videoTarget(video: Video): string {
   const verdicts = [...new Set(video.conditions.map((c) => c.size))].map((clip) => {
     const stage = video.conditions.find((c) => c.size === clip && c.method === 'stage');
     const element = video.conditions.find((c) => c.size === clip && c.method === 'element');
-    const fewer = stage !== undefined && element !== undefined && (stage.skippedTotal === 0 || stage.skippedTotal < element.skippedTotal);
+    // An interrupted play showed the participant nothing as timed: the target is not met while any is.
+    const fewer = stage !== undefined && element !== undefined && !stage.interruptedPlays && (stage.skippedTotal === 0 || stage.skippedTotal < element.skippedTotal);
     return `${size(clip)} **${fewer && stage.exactCadenceShare >= element.exactCadenceShare ? 'met' : 'not met'}**`;
   });
   return `Target: the stage skips fewer clip frames than the element (or none) and plays an exact cadence at least as often: ${verdicts.join(', ')}.`;
