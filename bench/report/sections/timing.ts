@@ -242,8 +242,9 @@ export const timingSection: BenchSection = {
     ];
     const ran = [
       timing && day(resultDate(timing)),
-      transferFile && `transfer ${day(resultDate(transferFile))}`,
-      videoFile && `video ${day(resultDate(videoFile))}`,
+      // the dates of the figures shown: a partial run's file only where it is newer than the full run's
+      transfer && transfer.file !== 'timing.json' && `transfer ${day(resultDate(transfer.result))}`,
+      video && video.file !== 'timing.json' && `video ${day(resultDate(video.result))}`,
       gpu && `GPU ${day(resultDate(gpu))}`,
     ];
     return { ran: ran.filter(Boolean).join('; '), headline: headline.filter(Boolean).join('; ') || '—', files };
