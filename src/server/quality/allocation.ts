@@ -1,11 +1,10 @@
 import { DEFAULT_STOP_LEVEL, meanHalfWidth, type ScoreMoments } from '../../analysis/precision.js';
-import type { StimulusCheck } from '../../contract/quality.js';
 import type { MediaAttributes } from '../../contract/study.js';
 import type { ProtocolDefinition } from '../../protocols/types.js';
-import { jobStimulusSpecs } from '../storage/exports.js';
 import type { StoredJob } from '../storage/jobs.js';
 import { playlistLoadRows } from '../storage/precision.js';
 import { jobMedia } from '../storage/studies.js';
+import { resultStimuli } from './precision.js';
 import type { Storage } from '../storage/types.js';
 
 /**
@@ -57,16 +56,14 @@ export async function widestIntervalPlaylist(
   const level = job.quality.stopWhen?.level ?? DEFAULT_STOP_LEVEL;
   const needs = new Map<number, PlaylistNeed>(loads.map((p) => [p.playlist_id, { id: p.playlist_id, load: p.included + p.running, withoutInterval: 0, halfWidths: 0 }]));
   const running = new Map(loads.map((p) => [p.playlist_id, p.running]));
-  for (const s of await jobStimulusSpecs(storage, job.id)) {
-    const need = needs.get(s.playlist_id);
-    if (!need || s.is_training === 1) continue;
-    const spec = JSON.parse(s.spec) as { check?: StimulusCheck };
-    if (spec.check) continue;
-    const stimulus = adapter.vote({ stimulusId: s.id, spec, value: anyValue, attributes }).stimulus;
+  for (const s of await resultStimuli(storage, job.id)) {
+    const need = needs.get(s.playlistId);
+    if (!need) continue;
+    const stimulus = adapter.vote({ stimulusId: s.id, spec: s.spec, value: anyValue, attributes }).stimulus;
     const m = scores.get(stimulus) ?? { n: 0, sum: 0, squares: 0 };
     const halfWidth = meanHalfWidth(m, level);
     if (halfWidth === null) need.withoutInterval++;
-    else need.halfWidths += halfWidth * Math.sqrt(m.n / (m.n + running.get(s.playlist_id)!));
+    else need.halfWidths += halfWidth * Math.sqrt(m.n / (m.n + running.get(s.playlistId)!));
   }
   return [...needs.values()].sort(byNeed)[0]!.id;
 }

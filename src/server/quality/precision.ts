@@ -23,14 +23,15 @@ export const PRECISION_FAMILIES = ['rating', 'paired'] as const;
 
 interface TestStimulus {
   id: number;
+  playlistId: number;
   spec: { check?: StimulusCheck };
 }
 
 /** The job's test stimuli that the results count: training and gold, trap and attention checks left out. */
-async function resultStimuli(storage: Storage, jobId: string): Promise<TestStimulus[]> {
+export async function resultStimuli(storage: Storage, jobId: string): Promise<TestStimulus[]> {
   return (await jobStimulusSpecs(storage, jobId))
     .filter((s) => s.is_training === 0)
-    .map((s) => ({ id: s.id, spec: JSON.parse(s.spec) as TestStimulus['spec'] }))
+    .map((s) => ({ id: s.id, playlistId: s.playlist_id, spec: JSON.parse(s.spec) as TestStimulus['spec'] }))
     .filter((s) => s.spec.check === undefined);
 }
 

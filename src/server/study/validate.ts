@@ -16,6 +16,7 @@ import { ModelProblem } from './model-limits.js';
 import { checkPly } from './ply.js';
 import { imageColourProblem } from './image-colour.js';
 import { videoCodecProblem } from './video-codec.js';
+import { PRECISION_FAMILIES } from '../quality/precision.js';
 
 /** At most this many problems are kept and told; the others are only counted (a junk file has one per stimulus). */
 export const MAX_STUDY_PROBLEMS = 100;
@@ -221,7 +222,7 @@ function qualityProblems(rules: Record<string, unknown> | undefined, protocol: P
 /** Stopping for precision judges a per-stimulus MOS or JOD scale, which only rating and pair protocols have. */
 function stopWhenProblems(stopWhen: unknown, protocol: ProtocolDefinition): ErrorDetail[] {
   const family = protocol.analysis.family;
-  if (stopWhen === undefined || family === 'rating' || family === 'paired') return [];
+  if (stopWhen === undefined || (PRECISION_FAMILIES as readonly string[]).includes(family)) return [];
   return [{ path: '$.quality.stopWhen', message: `applies to rating and pair comparison protocols only (a MOS or JOD per stimulus); ${protocol.name} is a ${family} protocol` }];
 }
 
