@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { runAsap } from '../../src/analysis/asap/asap.js';
 import { scaleThurstone, JOD_SIGMA } from '../../src/analysis/paired/thurstone.js';
-import { createRandom, type Random } from '../../src/analysis/random.js';
+import { createRandom, shuffled, type Random } from '../../src/analysis/random.js';
 import { pearson, spearman } from '../../src/analysis/stats.js';
 import { quantile } from '../shared/measure.js';
 import { writeBenchResult } from '../shared/run-stamp.js';
@@ -85,19 +85,12 @@ function allPairs(): Array<[number, number]> {
   return pairs;
 }
 
-function shuffle<T>(items: T[], random: Random): T[] {
-  for (let k = items.length - 1; k > 0; k--) {
-    const r = random.int(k + 1);
-    [items[k], items[r]] = [items[r], items[k]];
-  }
-  return items;
-}
 
 /** The next `count` pairs a design asks for, given the content's counts so far (row-major win matrix). */
 function nextPairs(design: Design, counts: Float64Array, count: number, random: Random, asapRandom: Random): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   while (out.length < count) {
-    if (design === 'full') out.push(...shuffle(allPairs(), random));
+    if (design === 'full') out.push(...shuffled(allPairs(), random));
     else if (design === 'random') {
       const pairs = allPairs();
       out.push(pairs[random.int(pairs.length)]);

@@ -4,7 +4,7 @@
  * measures). Every rating carries the window text and a timing envelope like the web client's, so the export and
  * the report parse what they would parse on a real job.
  */
-import { createRandom, type Random } from '../../src/analysis/random.js';
+import { createRandom, shuffled } from '../../src/analysis/random.js';
 import { normalCdf } from '../../src/analysis/stats.js';
 import { saveStudy } from '../../src/server/storage/studies.js';
 import type { Storage } from '../../src/server/storage/types.js';
@@ -160,11 +160,3 @@ export async function buildPairedJob(storage: Storage, spec: PairedJobSpec): Pro
   return { truth: { jod }, rows: writer.count };
 }
 
-function shuffled<T>(items: readonly T[], random: Random): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = random.int(i + 1);
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}

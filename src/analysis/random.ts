@@ -62,3 +62,13 @@ export function createRandom(seed: number): Random {
 function rotl(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
 }
+
+/** A new array in a uniformly random order (Fisher–Yates); `items` is not changed. */
+export function shuffled<T>(items: readonly T[], random: Pick<Random, 'int'>): T[] {
+  const out = [...items];
+  for (let k = out.length - 1; k > 0; k--) {
+    const r = random.int(k + 1);
+    [out[k], out[r]] = [out[r]!, out[k]!];
+  }
+  return out;
+}

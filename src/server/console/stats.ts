@@ -58,7 +58,10 @@ export interface DropOut {
 
 export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: number, protocols: ProtocolRegistry = PROTOCOLS): Promise<JobStats> {
   const cutoff = new Date(Date.now() - leaseMinutes * 60_000).toISOString();
-  const playlists: PlaylistProgress[] = await playlistCounts(storage, job.id, cutoff);
+  // An adaptive design's participants each have their own playlist, shown as one row; the study file's playlist
+  // (training and checks) is given to nobody as it is.
+  const counted = await playlistCounts(storage, job.id, cutoff);
+  const playlists: PlaylistProgress[] = job.design ? counted.filter((p) => p.position < 0) : counted;
   const total = (key: keyof PlaylistProgress) => playlists.reduce((n, p) => n + (p[key] as number), 0);
   const completed = total('completed');
   const accepted = total('accepted');

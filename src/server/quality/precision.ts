@@ -7,6 +7,7 @@ import { jobStimulusSpecs } from '../storage/exports.js';
 import type { StoredJob } from '../storage/jobs.js';
 import { includedRatingCounts, markPrecisionReached } from '../storage/precision.js';
 import { jobMedia } from '../storage/studies.js';
+import { designContents } from '../adaptive/design.js';
 import type { Storage } from '../storage/types.js';
 
 /**
@@ -70,6 +71,11 @@ export async function jobPrecision(storage: Storage, job: StoredJob, protocol: P
     if (!scene.index.has(name)) scene.index.set(name, scene.index.size);
     return scene.index.get(name)!;
   };
+  // An adaptive design's conditions are all on the scale, compared yet or not.
+  for (const content of job.design ? designContents(protocol, job.design, attributes) : []) {
+    const scene = sceneOf(content.scene);
+    for (const condition of content.conditions) option(scene, condition);
+  }
   const specs = new Map(stimuli.map((s) => [s.id, s.spec]));
   for (const s of stimuli) {
     const vote = adapter.vote({ stimulusId: s.id, spec: s.spec, value: anyValue, attributes });

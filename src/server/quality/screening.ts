@@ -7,6 +7,7 @@ import { evaluateSession, visualTestsOutcome, withVisualTests, type ScreenedAnsw
 import { DEFAULT_STOP_LEVEL, meanHalfWidth, type JobPrecision } from '../../analysis/precision.js';
 import { parseTiming } from '../export/timing.js';
 import { widestIntervalPlaylist } from './allocation.js';
+import { pairKey } from '../adaptive/design.js';
 import { checkPrecisionRule, jobPrecision } from './precision.js';
 import { findJob, type StoredJob } from '../storage/jobs.js';
 import { recountLoads } from '../storage/playlist-loads.js';
@@ -39,12 +40,20 @@ interface JobJudge {
   job: StoredJob;
   protocol: ProtocolDefinition;
   /** Rating protocols: the analysis stimulus and score of an answer (the MOS's terms); null for other families. */
-  rating: ((stimulusId: number, spec: unknown, value: number) => { stimulus: string; score: number }) | null;
-  answers(session: SessionRow): Promise<ScreenedAnswer[]>;
+  rating: Tally | null;
+  /**
+   * What an answer adds to the running sums: the rating's score; for a pair, its pair of options (adaptive/design.ts
+   * pairKey) and 1 when the second of them won (an adaptive design's posterior reads them). Null for other families.
+   */
+  tally: Tally | null;
+  answers(session: SessionRow): Promise<TalliedAnswer[]>;
   judge(session: SessionRow, answers: ScreenedAnswer[], mos: SessionEvidence['mos']): Promise<Verdict>;
 }
 
 type Score = { sum: number; n: number };
+type Tally = (stimulusId: number, spec: unknown, value: number) => { stimulus: string; score: number };
+/** A screened answer and its terms in the running sums. */
+type TalliedAnswer = ScreenedAnswer & { tally: { stimulus: string; score: number } | null };
 
 async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefinition): Promise<JobJudge> {
   const media = await jobMedia(storage, job.id);
@@ -57,18 +66,26 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
           return { stimulus: vote.stimulus, score: vote.score };
         }
       : null;
+  const tally: Tally | null =
+    adapter.family === 'paired'
+      ? (stimulusId, spec, value) => {
+          const vote = adapter.vote({ stimulusId, spec, value, attributes });
+          return { stimulus: pairKey(vote.scene, vote.a, vote.b), score: vote.winner === (vote.a < vote.b ? vote.b : vote.a) ? 1 : 0 };
+        }
+      : rating;
 
   return {
     job,
     protocol,
     rating,
+    tally,
     async answers(session) {
       const rows = await sessionTestAnswers(storage, session.id, session.free_task === 1);
       return rows.map((row) => {
         const spec = JSON.parse(row.spec) as { check?: StimulusCheck };
         if (session.free_task === 1) {
           // A free-task bubble session gives no rating: no score, and no answer to hold against a check.
-          return { stimulusId: row.stimulus_id, value: row.value, rating: null, check: null, checkPassed: null, timing: parseTiming(row.timing) };
+          return { stimulusId: row.stimulus_id, value: row.value, rating: null, tally: null, check: null, checkPassed: null, timing: parseTiming(row.timing) };
         }
         const check = spec.check ?? null;
         const analysed: AnalysedRating<unknown> = { stimulusId: row.stimulus_id, spec, value: row.value, attributes };
@@ -76,6 +93,7 @@ async function jobJudge(storage: Storage, job: StoredJob, protocol: ProtocolDefi
           stimulusId: row.stimulus_id,
           value: row.value,
           rating: rating?.(row.stimulus_id, spec, row.value) ?? null,
+          tally: check ? null : (tally?.(row.stimulus_id, spec, row.value) ?? null),
           check,
           checkPassed: check ? (protocol.checks?.passed(check, analysed) ?? false) : null,
           ...(check && protocol.checks ? { quoted: quotedCheck(protocol.checks, check, analysed) } : {}),
@@ -112,12 +130,12 @@ function quotedCheck(rules: CheckRules, check: StimulusCheck, answer: AnalysedRa
 }
 
 /** A session's ordinary scores (checks left out) per analysis stimulus: what it adds to the MOS when included. */
-function ownScores(answers: readonly ScreenedAnswer[]): ScoreSums {
+function ownScores(answers: readonly TalliedAnswer[]): ScoreSums {
   const own: ScoreSums = new Map();
   for (const a of answers) {
-    if (!a.rating || a.check) continue;
-    const s = own.get(a.rating.stimulus) ?? { sum: 0, squares: 0, n: 0 };
-    own.set(a.rating.stimulus, { sum: s.sum + a.rating.score, squares: s.squares + a.rating.score ** 2, n: s.n + 1 });
+    if (!a.tally || a.check) continue;
+    const s = own.get(a.tally.stimulus) ?? { sum: 0, squares: 0, n: 0 };
+    own.set(a.tally.stimulus, { sum: s.sum + a.tally.score, squares: s.squares + a.tally.score ** 2, n: s.n + 1 });
   }
   return own;
 }
@@ -125,11 +143,11 @@ function ownScores(answers: readonly ScreenedAnswer[]): ScoreSums {
 /** The job's rating counts as scores per analysis stimulus (checks left out), with the protocol's adapter. */
 function scoreTotals(judge: JobJudge, counts: ReadonlyArray<Pick<IncludedRatingCount, 'stimulus_id' | 'spec' | 'value' | 'n'>>): ScoreSums {
   const totals: ScoreSums = new Map();
-  if (!judge.rating) return totals;
+  if (!judge.tally) return totals;
   for (const row of counts) {
     const spec = JSON.parse(row.spec) as { check?: StimulusCheck };
     if (spec.check) continue;
-    const r = judge.rating(row.stimulus_id, spec, row.value);
+    const r = judge.tally(row.stimulus_id, spec, row.value);
     const total = totals.get(r.stimulus) ?? { sum: 0, squares: 0, n: 0 };
     totals.set(r.stimulus, { sum: total.sum + r.score * row.n, squares: total.squares + r.score ** 2 * row.n, n: total.n + row.n });
   }
@@ -137,7 +155,7 @@ function scoreTotals(judge: JobJudge, counts: ReadonlyArray<Pick<IncludedRatingC
 }
 
 /** The MOS of every stimulus from the other accepted sessions: the job's totals less this session's own ratings. */
-function mosWithout(sessionId: number, answers: ScreenedAnswer[], totals: RatingTotals, scoreTotals: ScoreSums): SessionEvidence['mos'] {
+function mosWithout(sessionId: number, answers: TalliedAnswer[], totals: RatingTotals, scoreTotals: ScoreSums): SessionEvidence['mos'] {
   const included = totals.sessions.includes(sessionId);
   const own = included ? ownScores(answers) : new Map<string, Score>();
   const byStimulus = new Map<string, number>();
@@ -188,8 +206,9 @@ async function judgeOnce(storage: Storage, judge: JobJudge, session: SessionRow)
   const answers = await judge.answers(session);
   const own = ownScores(answers);
   const verdict = await judge.judge(session, answers, await runningMos(storage, judge, own));
-  // A concurrent final request of the same session may have stored its verdict first: that one stands.
-  if (!(await storeFirstVerdict(storage, session, verdict, own))) return storedVerdict(storage, session.id);
+  // A concurrent final request of the same session may have stored its verdict first: that one stands. An adaptive
+  // design's comparisons of the session are judged with it (no longer pending, included or not).
+  if (!(await storeFirstVerdict(storage, session, verdict, own, judge.job.design !== null))) return storedVerdict(storage, session.id);
   if (verdict.included) await afterInclusionChanged(storage, judge, own);
   return verdict;
 }
@@ -228,6 +247,12 @@ export async function allocationPreference(storage: Storage, job: StoredJob, pro
   if (job.quality.allocation !== 'widest-intervals' || !protocol) return null;
   const judge = await jobJudge(storage, job, protocol);
   return widestIntervalPlaylist(storage, job, protocol, freshMoments(storage, judge));
+}
+
+/** The job's running sums, rebuilt first when stale (an adaptive design's arrival reads them under its lock). */
+export async function freshRunningSums(storage: Storage, job: StoredJob, protocols: ProtocolRegistry = PROTOCOLS): Promise<void> {
+  const protocol = protocolOf(job.protocol, protocols);
+  if (protocol) await freshMoments(storage, await jobJudge(storage, job, protocol))();
 }
 
 /** Stopping for precision as the console and the report show it; null when the study sets no rule. */

@@ -5,7 +5,8 @@ import { parsePlatform } from '../../contract/platforms.js';
 import type { ProtocolDefinition } from '../../protocols/types.js';
 import { HttpError, notFound } from '../errors.js';
 import { mediaNameOf } from '../media-store.js';
-import { findJob, jobHasPlaylist, playlistStimuli, type StoredJob } from '../storage/jobs.js';
+import { findJob, jobHasPlaylist, jobPlaylists, playlistStimuli, type StoredJob } from '../storage/jobs.js';
+import { ownPlaylistMaker } from '../adaptive/arrival.js';
 import { jobMediaLoadSizes } from '../storage/studies.js';
 import { bcheckExists } from '../storage/participant-records.js';
 import { AlreadyCompletedError, answeredStimuli, JobNotOpenError, leastLoadedPlaylist, openSession, participantStanding, StudyFullError, type OpenedSession, type PlatformIdentity } from '../storage/sessions.js';
@@ -13,7 +14,7 @@ import { logVisit, markVisitStarted } from '../storage/visits.js';
 import { playlistSignatureValid } from '../playlist-links.js';
 import { endPreviewSessionAt, previewLinkExpiry } from '../storage/previews.js';
 import { rateLimited, type RateLimits } from '../plugins/security.js';
-import { allocationPreference } from '../quality/screening.js';
+import { allocationPreference, freshRunningSums } from '../quality/screening.js';
 import { JobIdParams } from './jobs.js';
 
 const MTURK_PREVIEW = 'ASSIGNMENT_ID_NOT_AVAILABLE';
@@ -167,6 +168,9 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
       email: id('email'),
     };
     const requested = query.playlist_id === undefined ? null : Number(query.playlist_id);
+    if (requested !== null && job.design) {
+      throw new HttpError(403, 'PLAYLIST_CHOICE_NOT_ALLOWED', `job ${job.id} has an adaptive design: each participant's playlist is made when they arrive, and a link cannot name one`);
+    }
     if (requested !== null && job.fields.allowPlaylistChoice !== true && !playlistSignatureValid(opts.linkSecret, job.id, requested, query.sig)) {
       throw new HttpError(403, 'PLAYLIST_CHOICE_NOT_ALLOWED', `job ${job.id} takes playlist_id only from a signed link (cli link) or when its study sets allowPlaylistChoice`);
     }
@@ -185,15 +189,24 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
     const targetAccepted = job.precisionReachedAt ? 0 : job.quality.targetAcceptedPerPlaylist;
     if (identity.assignmentId === MTURK_PREVIEW) {
       if (job.status !== 'open') throw notOpen(job.status);
-      // A worker previewing the HIT sees the task but must not take a slot (nor accept a HIT that is full).
-      const chosen = (await leastLoadedPlaylist(storage, job.id, opts.sessionLeaseMinutes, requested))!;
-      if (targetAccepted !== undefined && chosen.load >= targetAccepted) throw studyFull();
-      playlistId = chosen.id;
+      // A worker previewing the HIT sees the task but must not take a slot (nor accept a HIT that is full). An
+      // adaptive design makes no playlist for a preview: it shows the study's own (training and checks).
+      if (job.design) {
+        if (targetAccepted === 0) throw studyFull();
+        playlistId = (await jobPlaylists(storage, job.id))[0]!.id;
+      } else {
+        const chosen = (await leastLoadedPlaylist(storage, job.id, opts.sessionLeaseMinutes, requested))!;
+        if (targetAccepted !== undefined && chosen.load >= targetAccepted) throw studyFull();
+        playlistId = chosen.id;
+      }
     } else {
       // A job that allocates by intervals names the playlist for a new participant (a link's own choice stands; a
       // resumed session keeps its playlist whatever is named). Read without the arrival's lock: if that playlist
       // filled meanwhile, the usual choice is made instead.
       const preferred = requested === null && !preview ? await allocationPreference(storage, job, app.protocols) : null;
+      // An adaptive design: a new participant's own playlist, made under the arrival's lock from the running sums.
+      if (job.design) await freshRunningSums(storage, job, app.protocols);
+      const makeOwnPlaylist = job.design ? await ownPlaylistMaker(storage, job, protocol) : undefined;
       const open = (playlistId: number | null) =>
         openSession(storage, {
           jobId: job.id,
@@ -206,6 +219,7 @@ export async function playlistRoutes(app: FastifyInstance, opts: { sessionLeaseM
           targetAccepted,
           acceptsNew: job.status === 'open',
           preview,
+          makeOwnPlaylist,
         });
       try {
         session = await open(preferred ?? requested).catch((error: unknown) => {

@@ -7,7 +7,9 @@ import type { Storage } from './types.js';
  */
 
 export interface PlaylistCounts {
+  /** 0 for the row of an adaptive design's participants' own playlists. */
   id: number;
+  /** -1 for that row. */
   position: number;
   started: number;
   running: number;
@@ -19,7 +21,8 @@ export interface PlaylistCounts {
 const count = (n: unknown) => Number(n ?? 0);
 
 /**
- * Sessions per playlist: started, running (not completed and begun after `runningSince`), completed, judged.
+ * Sessions per playlist: started, running (not completed and begun after `runningSince`), completed, judged. The
+ * playlists an adaptive design made for one participant each are one row (id 0, position -1).
  * Here and in every statistic below, a researcher's previews are left out (docs/console.md).
  */
 export async function playlistCounts(storage: Storage, jobId: string, runningSince: string): Promise<PlaylistCounts[]> {
@@ -28,8 +31,8 @@ export async function playlistCounts(storage: Storage, jobId: string, runningSin
     .leftJoin('sessions as s', (join) => join.onRef('s.playlist_id', '=', 'p.id').on('s.preview', '=', 0))
     .leftJoin('session_verdicts as v', 'v.session_id', 's.id')
     .select([
-      'p.id',
-      'p.position',
+      sql<number>`case when p.adaptive = 1 then 0 else p.id end`.as('id'),
+      sql<number>`case when p.adaptive = 1 then -1 else p.position end`.as('position'),
       sql<number>`count(s.id)`.as('started'),
       sql<number>`sum(case when s.completed_at is null and s.created_at > ${runningSince} then 1 else 0 end)`.as('running'),
       sql<number>`sum(case when s.completed_at is not null then 1 else 0 end)`.as('completed'),
@@ -37,12 +40,12 @@ export async function playlistCounts(storage: Storage, jobId: string, runningSin
       sql<number>`sum(case when v.accepted = 0 then 1 else 0 end)`.as('rejected'),
     ])
     .where('p.job_id', '=', jobId)
-    .groupBy(['p.id', 'p.position'])
-    .orderBy('p.position')
+    .groupBy([sql`case when p.adaptive = 1 then 0 else p.id end`, sql`case when p.adaptive = 1 then -1 else p.position end`])
+    .orderBy('position')
     .execute();
   return rows.map((p) => ({
-    id: p.id,
-    position: p.position,
+    id: Number(p.id),
+    position: Number(p.position),
     started: count(p.started),
     running: count(p.running),
     completed: count(p.completed),

@@ -1,5 +1,6 @@
 import type { JobFields, JobResponse } from '../../contract/job.js';
 import type { StudyQuality } from '../../contract/quality.js';
+import type { AdaptiveDesign } from '../../contract/study.js';
 import type { JobStatus, Storage } from './types.js';
 
 export interface StoredJob {
@@ -13,10 +14,12 @@ export interface StoredJob {
   status: JobStatus;
   /** When its precision rule (quality.stopWhen) closed it to new participants; null until then. */
   precisionReachedAt: string | null;
+  /** An adaptive design (docs/adaptive.md): each new participant's playlist is made at arrival; null: fixed playlists. */
+  design: AdaptiveDesign | null;
 }
 
 export async function findJob(storage: Storage, id: string): Promise<StoredJob | null> {
-  const row = await storage.db.selectFrom('jobs').select(['id', 'protocol', 'fields', 'quality', 'status', 'precision_reached_at']).where('id', '=', id).executeTakeFirst();
+  const row = await storage.db.selectFrom('jobs').select(['id', 'protocol', 'fields', 'quality', 'status', 'precision_reached_at', 'design']).where('id', '=', id).executeTakeFirst();
   return row
     ? {
         id: row.id,
@@ -25,6 +28,7 @@ export async function findJob(storage: Storage, id: string): Promise<StoredJob |
         quality: row.quality ? (JSON.parse(row.quality) as StudyQuality) : {},
         status: row.status,
         precisionReachedAt: row.precision_reached_at,
+        design: row.design ? (JSON.parse(row.design) as AdaptiveDesign) : null,
       }
     : null;
 }
@@ -53,9 +57,9 @@ export async function playlistStimuli(storage: Storage, playlistId: number): Pro
   return rows.map((r) => ({ id: r.id, isTraining: r.is_training === 1, spec: JSON.parse(r.spec) }));
 }
 
-/** A job's playlists in study order. */
+/** A job's playlists in study order (an adaptive design's participants' own playlists left out). */
 export function jobPlaylists(storage: Storage, jobId: string): Promise<Array<{ id: number; position: number }>> {
-  return storage.db.selectFrom('playlists').select(['id', 'position']).where('job_id', '=', jobId).orderBy('position').execute();
+  return storage.db.selectFrom('playlists').select(['id', 'position']).where('job_id', '=', jobId).where('adaptive', '=', 0).orderBy('position').execute();
 }
 
 /** True when the playlist exists and belongs to the job. */
@@ -81,7 +85,7 @@ export async function jobSummaries(storage: Storage): Promise<JobSummary[]> {
     .select((eb) => [
       'j.id',
       'j.protocol',
-      eb.selectFrom('playlists as p').whereRef('p.job_id', '=', 'j.id').select(eb.fn.countAll().as('n')).as('playlists'),
+      eb.selectFrom('playlists as p').whereRef('p.job_id', '=', 'j.id').where('p.adaptive', '=', 0).select(eb.fn.countAll().as('n')).as('playlists'),
       // A researcher's previews are not participants (docs/console.md).
       eb.selectFrom('sessions as s').whereRef('s.job_id', '=', 'j.id').where('s.preview', '=', 0).select(eb.fn.countAll().as('n')).as('started'),
       eb

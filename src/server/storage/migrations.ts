@@ -21,6 +21,7 @@ import { m019_known_browsers } from './migrations/019_known_browsers.js';
 import { m020_visits } from './migrations/020_visits.js';
 import { m021_preview_until } from './migrations/021_preview_until.js';
 import { m022_stop_for_precision } from './migrations/022_stop_for_precision.js';
+import { m023_adaptive_design } from './migrations/023_adaptive_design.js';
 import type { SchemaMigration } from './migrations/migration.js';
 import type { DialectName } from './types.js';
 
@@ -64,6 +65,8 @@ const MIGRATIONS: readonly SchemaMigration[] = [
   m021_preview_until,
   // 022: stopping for precision (the scores' squares in the running sums, the time a job's rule closed it).
   m022_stop_for_precision,
+  // 023: adaptive pair-comparison jobs (the design, per-participant playlists, comparisons handed out).
+  m023_adaptive_design,
 ];
 
 // Kysely applies migrations in the order of their names: the list must say the same, and a name appear once.

@@ -134,6 +134,16 @@ export const SWEEP_EVERY_MS = 5000;
  * both waited for the lock and joined the counts would return the counts as they were before it waited.
  */
 export async function lockedLoads(storage: Storage, trx: Db, jobId: string, leaseMinutes: number): Promise<PlaylistLoad[]> {
+  await lockJobLoads(storage, trx, jobId, leaseMinutes);
+  const loads = await trx.selectFrom('playlist_loads').select(['playlist_id', 'sessions', 'included', 'running']).where('job_id', '=', jobId).execute();
+  return loads.map((l) => ({ id: l.playlist_id, load: Number(l.included) + Number(l.running), sessions: Number(l.sessions) }));
+}
+
+/**
+ * The arrival's lock without the choice among playlists (an adaptive design makes the participant's own): locks the
+ * job's counts and sweeps the lease when due.
+ */
+export async function lockJobLoads(storage: Storage, trx: Db, jobId: string, leaseMinutes: number): Promise<void> {
   let row = await readLoads(storage, trx, jobId, true);
   if (!row) {
     await rebuildLoads(storage, trx, jobId);
@@ -141,8 +151,6 @@ export async function lockedLoads(storage: Storage, trx: Db, jobId: string, leas
   }
   const cutoff = leaseCutoff(leaseMinutes);
   if (row.swept_until === '' || Date.parse(cutoff) - Date.parse(row.swept_until) >= SWEEP_EVERY_MS) await sweepLease(storage, trx, jobId, row.swept_until, cutoff);
-  const loads = await trx.selectFrom('playlist_loads').select(['playlist_id', 'sessions', 'included', 'running']).where('job_id', '=', jobId).execute();
-  return loads.map((l) => ({ id: l.playlist_id, load: Number(l.included) + Number(l.running), sessions: Number(l.sessions) }));
 }
 
 /** Takes the sessions created in (sweptUntil, cutoff] and still uncompleted off `running`. */

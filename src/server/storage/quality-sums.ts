@@ -1,4 +1,5 @@
 import type { Verdict } from '../../quality/rules.js';
+import { countJudged } from './adaptive.js';
 import { adjustIncluded, lockCounters } from './playlist-loads.js';
 import { completedSessions, testRatingCounts, verdictRow, type RatingTotals } from './quality.js';
 import type { Db, SessionRow, Storage } from './types.js';
@@ -83,15 +84,16 @@ async function moveSession(trx: Db, jobId: string, own: ScoreSums, sign: 1 | -1)
 type JudgedSession = Pick<SessionRow, 'id' | 'job_id' | 'playlist_id' | 'preview'>;
 
 /**
- * Stores a session's first verdict with its effect on the sums and on its playlist's balancing count, in one
- * transaction; false (nothing changed) when the session already has a verdict: concurrent final requests of one
+ * Stores a session's first verdict with its effect on the sums and on its playlist's balancing count (and, with
+ * `settlesPending`, on an adaptive design's pending comparisons: storage/adaptive.ts), in one transaction; false (nothing changed) when the session already has a verdict: concurrent final requests of one
  * session (the code, its logs, a retry) judge it once.
  */
-export async function storeFirstVerdict(storage: Storage, session: JudgedSession, verdict: Verdict, own: ScoreSums): Promise<boolean> {
+export async function storeFirstVerdict(storage: Storage, session: JudgedSession, verdict: Verdict, own: ScoreSums, settlesPending = false): Promise<boolean> {
   return storage.write(async (trx) => {
     const inserted = await trx.insertInto('session_verdicts').values(verdictRow(session, verdict)).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     if (session.preview === 1) return true;
+    if (settlesPending) await countJudged(trx, session.job_id, own);
     if (verdict.included) await moveSession(trx, session.job_id, own, 1);
     // Completion counted the session as included in its playlist's load; an excluded one needs another observer.
     else await adjustIncluded(storage, trx, session, -1);

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { PLATFORMS, type Platform } from '../../contract/platforms.js';
 import { normaliseParticipantId, participantHashes } from './participant-ids.js';
-import { countCompletion, countNewSession, leaseCutoff, leastLoaded, lockedLoads, rebuildLoads, SWEEP_EVERY_MS, type PlaylistLoad } from './playlist-loads.js';
+import { countCompletion, countNewSession, leaseCutoff, leastLoaded, lockedLoads, lockJobLoads, rebuildLoads, SWEEP_EVERY_MS, type PlaylistLoad } from './playlist-loads.js';
 import { hasWithdrawn } from './tombstones.js';
 import { nowIso, type Db, type SessionRow, type Storage } from './types.js';
 
@@ -84,6 +84,12 @@ export interface NewSession {
    * marked, with no platform ids (it blocks no one and resumes only a preview).
    */
   preview?: boolean;
+  /**
+   * An adaptive design (server/adaptive/arrival.ts): a new session gets a playlist of its own, made by this inside
+   * the arrival's transaction, under the job's lock; `playlistId` and the per-playlist target do not apply, and a
+   * target of 0 (the precision rule closed the job) refuses every new participant.
+   */
+  makeOwnPlaylist?: (trx: Db, preview: boolean) => Promise<number>;
 }
 
 /** A paused or closed job: no new session (those in progress may finish). */
@@ -173,7 +179,8 @@ export async function openSession(storage: Storage, input: NewSession): Promise<
   if (await hasWithdrawnAny(storage.db, input.jobId, input.identity)) throw new AlreadyCompletedError();
   // Both paths get the token only where it applies (the database function then needs no change).
   const decided = { ...input, resumeToken: tokenAppliesTo(hashes, input.resumeToken) };
-  return storage.dialect === 'postgres' ? openSessionInDatabase(storage, decided, hashes) : openSessionInTransaction(storage, decided, hashes);
+  if (storage.dialect === 'postgres') return decided.makeOwnPlaylist ? openOwnPlaylistSessionInDatabase(storage, decided, hashes) : openSessionInDatabase(storage, decided, hashes);
+  return openSessionInTransaction(storage, decided, hashes);
 }
 
 /**
@@ -192,7 +199,8 @@ function decideInTransaction(storage: Storage, input: NewSession, hashes: string
   const preview = input.preview === true;
   const token = newSessionToken();
   return storage.write(async (trx): Promise<OpenedSession | Error> => {
-    const loads = await lockedLoads(storage, trx, input.jobId, input.leaseMinutes);
+    // An adaptive design chooses among no playlists: its arrivals only lock and sweep.
+    const loads = input.makeOwnPlaylist ? (await lockJobLoads(storage, trx, input.jobId, input.leaseMinutes), []) : await lockedLoads(storage, trx, input.jobId, input.leaseMinutes);
     const open = await participantSession(trx, input.jobId, hashes, input.resumeToken ?? null, preview);
     if (open?.completed_at) return new AlreadyCompletedError();
     if (open) {
@@ -207,10 +215,16 @@ function decideInTransaction(storage: Storage, input: NewSession, hashes: string
       return { id: open.id, token: open.token, playlistId: open.playlist_id, resumed: true };
     }
     if (input.acceptsNew === false && !preview) return new JobNotOpenError();
-    const chosen = leastLoaded(loads, input.playlistId);
-    if (!chosen) return noPlaylist(input);
-    if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted && !preview) return studyFull(input, chosen.id);
-    const playlistId = chosen.id;
+    let playlistId: number;
+    if (input.makeOwnPlaylist) {
+      if (input.targetAccepted === 0 && !preview) return ownPlaylistsFull(input);
+      playlistId = await input.makeOwnPlaylist(trx, preview);
+    } else {
+      const chosen = leastLoaded(loads, input.playlistId);
+      if (!chosen) return noPlaylist(input);
+      if (input.targetAccepted !== undefined && chosen.load >= input.targetAccepted && !preview) return studyFull(input, chosen.id);
+      playlistId = chosen.id;
+    }
     const { id } = await trx
       .insertInto('sessions')
       .values({
@@ -255,6 +269,32 @@ const noPlaylist = (input: NewSession) => new Error(`job ${input.jobId} has no p
 const studyFull = (input: NewSession, playlistId: number) =>
   new StudyFullError(input.playlistId === null ? `every playlist of job ${input.jobId} has its ${input.targetAccepted} observers` : `playlist ${playlistId} has its ${input.targetAccepted} observers`);
 
+const ownPlaylistsFull = (input: NewSession) => new StudyFullError(`job ${input.jobId} takes no new participant (its precision rule closed it)`);
+
+/**
+ * PostgreSQL, an adaptive design: the participant's own playlist is made in this process (ASAP runs here), so the
+ * job's lock is taken by a statement of this transaction and held across the round trips that make it; the session
+ * itself is then opened by the same database function, in the same transaction, on that playlist. Resuming and the
+ * refusals are decided before any playlist is made, under the lock, exactly as the function would decide them.
+ */
+async function openOwnPlaylistSessionInDatabase(storage: Storage, input: NewSession, hashes: string[]): Promise<OpenedSession> {
+  const preview = input.preview === true;
+  const decided = await storage.write(async (trx): Promise<OpenedSession | Error> => {
+    await lockJobLoads(storage, trx, input.jobId, input.leaseMinutes);
+    const known = await participantSession(trx, input.jobId, hashes, input.resumeToken ?? null, preview);
+    if (known?.completed_at) return new AlreadyCompletedError();
+    let playlistId = known?.playlist_id ?? null;
+    if (!known) {
+      if (input.acceptsNew === false && !preview) return new JobNotOpenError();
+      if (input.targetAccepted === 0 && !preview) return ownPlaylistsFull(input);
+      playlistId = await input.makeOwnPlaylist!(trx, preview);
+    }
+    return callOpenSession(trx, { ...input, playlistId, targetAccepted: undefined }, hashes);
+  });
+  if (decided instanceof Error) throw decided;
+  return decided;
+}
+
 /**
  * PostgreSQL: the same decision in one call of the database function `glimpse_open_session` (migration 017), so
  * that the job's lock is held for its statements only, not across round trips to this process (a loaded event loop
@@ -262,6 +302,21 @@ const studyFull = (input: NewSession, playlistId: number) =>
  * them first (the function says so), then the call is made again.
  */
 async function openSessionInDatabase(storage: Storage, input: NewSession, hashes: string[], counted = false): Promise<OpenedSession> {
+  const opened = await callOpenSession(storage.db, input, hashes);
+  if (!(opened instanceof UncountedJob)) {
+    if (opened instanceof Error) throw opened;
+    return opened;
+  }
+  if (counted) throw new Error(`glimpse_open_session answered uncounted for job ${input.jobId} after its counts were built`);
+  await storage.write((trx) => rebuildLoads(storage, trx, input.jobId));
+  return openSessionInDatabase(storage, input, hashes, true);
+}
+
+/** The job has no balancing counts yet (the function did nothing): build them and call again. */
+class UncountedJob extends Error {}
+
+/** One call of glimpse_open_session; its refusals returned as errors. */
+async function callOpenSession(db: Db, input: NewSession, hashes: string[]): Promise<OpenedSession | Error> {
   const preview = input.preview === true;
   const token = newSessionToken();
   const cutoff = leaseCutoff(input.leaseMinutes);
@@ -274,26 +329,24 @@ async function openSessionInDatabase(storage: Storage, input: NewSession, hashes
       ${input.playlistId}::integer, ${token}::text, ${i.platform}::text, ${input.bcheckId}::integer,
       ${input.freeTask ? 1 : 0}::integer, ${nowIso()}::text, ${participantKey(i)}::text, ${i.workerId ?? null}::text,
       ${i.assignmentId ?? null}::text, ${i.hitId ?? null}::text, ${i.turkSubmitTo ?? null}::text, ${i.PROLIFIC_PID ?? null}::text,
-      ${i.STUDY_ID ?? null}::text, ${i.SESSION_ID ?? null}::text, ${i.email ?? null}::text)`.execute(storage.db);
+      ${i.STUDY_ID ?? null}::text, ${i.SESSION_ID ?? null}::text, ${i.email ?? null}::text)`.execute(db);
   const r = rows[0]!;
   switch (r.outcome) {
     case 'opened':
     case 'resumed':
       return { id: r.o_session_id!, token: r.o_token!, playlistId: r.o_playlist_id!, resumed: r.outcome === 'resumed' };
     case 'completed':
-      throw new AlreadyCompletedError();
+      return new AlreadyCompletedError();
     case 'not_open':
-      throw new JobNotOpenError();
+      return new JobNotOpenError();
     case 'full':
-      throw studyFull(input, r.o_playlist_id!);
+      return studyFull(input, r.o_playlist_id!);
     case 'no_playlist':
-      throw noPlaylist(input);
+      return noPlaylist(input);
     case 'uncounted':
-      if (counted) break;
-      await storage.write((trx) => rebuildLoads(storage, trx, input.jobId));
-      return openSessionInDatabase(storage, input, hashes, true);
+      return new UncountedJob();
   }
-  throw new Error(`glimpse_open_session answered ${r.outcome} for job ${input.jobId}`);
+  return new Error(`glimpse_open_session answered ${r.outcome} for job ${input.jobId}`);
 }
 
 /**

@@ -82,6 +82,9 @@ export async function saveStudy(storage: Storage, study: StudyFile, media: Study
   });
 }
 
+/** The design as stored: null for the fixed design, written out or left out. */
+const designJson = (study: StudyFile) => (study.design && study.design.mode !== 'fixed' ? canonicalJson(study.design) : null);
+
 const stimulusCount = (study: StudyFile) => study.playlists.reduce((n, p) => n + p.stimuli.length + (p.training ?? []).length, 0);
 
 async function replaceJobMedia(trx: Db, study: StudyFile, media: StudyMediaFile[]): Promise<void> {
@@ -96,8 +99,8 @@ function jobMediaRow(study: StudyFile, m: StudyMediaFile) {
 
 /** The stored job is this study as it is, media included: importing it again would change nothing. */
 async function studyUnchanged(db: Db, study: StudyFile, media: StudyMediaFile[], options: SaveStudyOptions): Promise<boolean> {
-  const job = await db.selectFrom('jobs').select(['protocol', 'fields', 'quality', 'source']).where('id', '=', study.id).executeTakeFirst();
-  if (!job || job.source !== options.source || job.protocol !== study.job.subjectiveProtocol) return false;
+  const job = await db.selectFrom('jobs').select(['protocol', 'fields', 'quality', 'source', 'design']).where('id', '=', study.id).executeTakeFirst();
+  if (!job || job.source !== options.source || job.protocol !== study.job.subjectiveProtocol || job.design !== designJson(study)) return false;
   if (job.fields !== canonicalJson(study.job) || job.quality !== (study.quality ? canonicalJson(study.quality) : null)) return false;
   const stored = await db.selectFrom('job_media').select(['path', 'bytes', 'attributes', 'load_bytes']).where('job_id', '=', study.id).execute();
   const wanted = new Map(media.map((m) => [m.path, jobMediaRow(study, m)]));
@@ -129,7 +132,7 @@ async function createInChunks(storage: Storage, study: StudyFile, media: StudyMe
   const now = nowIso();
   await storage.write(async (trx) => {
     if (replaceUnfinished) await trx.deleteFrom('jobs').where('id', '=', study.id).execute();
-    const row = { id: study.id, protocol: study.job.subjectiveProtocol, fields: canonicalJson(study.job), quality: study.quality ? canonicalJson(study.quality) : null };
+    const row = { id: study.id, protocol: study.job.subjectiveProtocol, fields: canonicalJson(study.job), quality: study.quality ? canonicalJson(study.quality) : null, design: designJson(study) };
     await trx.insertInto('jobs').values({ ...row, source: null, status: 'draft', created_at: now, updated_at: now }).execute();
   });
   for (const [position, playlist] of study.playlists.entries()) {
@@ -157,13 +160,14 @@ async function createInChunks(storage: Storage, study: StudyFile, media: StudyMe
 
 async function saveJob(trx: Db, study: StudyFile, options: SaveStudyOptions): Promise<StudySaveStatus> {
   const protocol = study.job.subjectiveProtocol;
-  const existing = await trx.selectFrom('jobs').select(['protocol', 'fields', 'quality', 'source']).where('id', '=', study.id).executeTakeFirst();
+  const existing = await trx.selectFrom('jobs').select(['protocol', 'fields', 'quality', 'source', 'design']).where('id', '=', study.id).executeTakeFirst();
   const now = nowIso();
+  const design = designJson(study);
   const fields = canonicalJson(study.job);
   const quality = study.quality ? canonicalJson(study.quality) : null;
   const source = options.source;
   if (!existing) {
-    await trx.insertInto('jobs').values({ id: study.id, protocol, fields, quality, source, created_at: now, updated_at: now, ...(options.createdStatus ? { status: options.createdStatus } : {}) }).execute();
+    await trx.insertInto('jobs').values({ id: study.id, protocol, fields, quality, source, design, created_at: now, updated_at: now, ...(options.createdStatus ? { status: options.createdStatus } : {}) }).execute();
     await syncPlaylists(trx, study);
     return 'created';
   }
@@ -175,12 +179,13 @@ async function saveJob(trx: Db, study: StudyFile, options: SaveStudyOptions): Pr
         `importing ${source} (${protocol}) would replace it: use --replace if that is what you want`,
     );
   }
-  const playlistsChanged = existing.protocol !== protocol || (await syncPlaylists(trx, study, { dryRun: true }));
+  // A changed design changes what the playlists hold as surely as a changed playlist does.
+  const playlistsChanged = existing.protocol !== protocol || existing.design !== design || (await syncPlaylists(trx, study, { dryRun: true }));
   if (playlistsChanged) {
     const answers = await countAnswers(trx, study.id);
     if (answers > 0) {
       throw new StudyConflictError(
-        `job ${study.id} already has ${answers} stored answers and this study file changes its playlists; ` +
+        `job ${study.id} already has ${answers} stored answers and this study file changes its playlists${existing.design !== design ? ' (its design)' : ''}; ` +
           'import it under a new id (or export and remove the old job first) so no answer points at a different stimulus',
       );
     }
@@ -190,7 +195,7 @@ async function saveJob(trx: Db, study: StudyFile, options: SaveStudyOptions): Pr
   // New rules apply to later verdicts; `cli screen` re-judges the sessions already in.
   // A changed quality (its stopWhen, or rules that include other sessions) is judged again from the next verdict.
   const precision = existing.quality === quality ? {} : { precision_reached_at: null };
-  await trx.updateTable('jobs').set({ protocol, fields, quality, source, updated_at: now, ...precision }).where('id', '=', study.id).execute();
+  await trx.updateTable('jobs').set({ protocol, fields, quality, source, design, updated_at: now, ...precision }).where('id', '=', study.id).execute();
   return 'updated';
 }
 
@@ -269,7 +274,8 @@ async function storedStimuli(db: Db, playlistId: number, betweenTurns: boolean) 
  */
 async function syncPlaylists(db: Db, study: StudyFile, opts: { dryRun?: boolean } = {}): Promise<boolean> {
   let changed = false;
-  const stored = await db.selectFrom('playlists').select(['id', 'position']).where('job_id', '=', study.id).execute();
+  // A participant's own playlist (an adaptive design's) is not the study file's: kept as it is.
+  const stored = await db.selectFrom('playlists').select(['id', 'position']).where('job_id', '=', study.id).where('adaptive', '=', 0).execute();
   const idAt = new Map(stored.map((p) => [p.position, p.id]));
 
   const extraPlaylists = stored.filter((p) => p.position >= study.playlists.length).map((p) => p.id);

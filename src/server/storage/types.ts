@@ -21,13 +21,17 @@ export interface JobsTable {
   updated_at: string;
   /** When the study's precision rule (quality.stopWhen) closed it to new participants; null until then (migration 022). */
   precision_reached_at: Generated<string | null>;
+  /** The study's `design` (JSON); null for a fixed design (migration 023). */
+  design: Generated<string | null>;
 }
 
 export interface PlaylistsTable {
   id: Generated<number>;
   job_id: string;
-  /** Index of the playlist in the study file (stable across re-imports). */
+  /** Index of the playlist in the study file (stable across re-imports); negative for a participant's own playlist. */
   position: number;
+  /** 1: made at arrival for one participant of an adaptive design (migration 023), not a playlist of the study file. */
+  adaptive: Generated<number>;
 }
 
 export interface StimuliTable {
@@ -238,6 +242,15 @@ export interface AcceptedScoreSumsTable {
   ratings: number;
 }
 
+/** Per job and pair of an adaptive design: comparisons handed out to participants, and those judged since (migration 023). */
+export interface AdaptivePendingTable {
+  job_id: string;
+  /** adaptive/design.ts pairKey. */
+  pair: string;
+  assigned: Generated<number>;
+  judged: Generated<number>;
+}
+
 /** Per job: uncompleted sessions created up to swept_until are no longer counted as running (their lease ended). */
 export interface JobLoadsTable {
   job_id: string;
@@ -361,6 +374,7 @@ export interface Database {
   preview_links: PreviewLinksTable;
   accepted_sessions: AcceptedSessionsTable;
   accepted_score_sums: AcceptedScoreSumsTable;
+  adaptive_pending: AdaptivePendingTable;
   job_loads: JobLoadsTable;
   playlist_loads: PlaylistLoadsTable;
   visits: VisitsTable;

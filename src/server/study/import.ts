@@ -84,6 +84,8 @@ async function stageMedia(
       for (const [, source] of protocol.stimulus.media(stimulus)) paths.add(source);
     }
   }
+  // An adaptive design's conditions: the media of the pairs its arrivals make.
+  if (study.design?.mode === 'asap') for (const { conditions } of study.design.contents) for (const source of conditions) paths.add(source);
   for (const model of models.values()) for (const side of model.sideFiles) paths.add(side);
   // The images of the study's texts (checked by the validator) are served from the job's media too.
   for (const [, html] of jobHtmlFields(study.job)) for (const source of htmlImageSources(html)) paths.add(source);

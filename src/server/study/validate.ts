@@ -17,6 +17,7 @@ import { checkPly } from './ply.js';
 import { imageColourProblem } from './image-colour.js';
 import { videoCodecProblem } from './video-codec.js';
 import { PRECISION_FAMILIES } from '../quality/precision.js';
+import { designProblems, pairSpec } from '../adaptive/design.js';
 
 /** At most this many problems are kept and told; the others are only counted (a junk file has one per stimulus). */
 export const MAX_STUDY_PROBLEMS = 100;
@@ -91,7 +92,8 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
 
   const problems = new ProblemList();
   const validateStudy = validatorOf(StudyFile);
-  if (!validateStudy(data)) {
+  const schemaPassed = validateStudy(data);
+  if (!schemaPassed) {
     problems.push(...ajvErrorDetails(validateStudy.errors ?? [], '$'));
   }
   const doc = (data ?? {}) as { job?: { subjectiveProtocol?: unknown }; media?: unknown; playlists?: unknown };
@@ -185,6 +187,7 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
 
   // Attributes are declared once per media file: a name no stimulus uses is a typo, not an extra.
   const attributes = (data as { mediaAttributes?: unknown } | null)?.mediaAttributes;
+  if (protocol && schemaPassed) problems.push(...(await studyDesignProblems(data as StudyFile, protocol, sourceProblem, used)));
   if (protocol && attributes && typeof attributes === 'object') {
     for (const path of Object.keys(attributes)) {
       if (!used.has(path)) problems.push({ path: `$.mediaAttributes[${JSON.stringify(path)}]`, message: `${path} is not a media file of this study's stimuli` });
@@ -199,6 +202,20 @@ export async function loadStudy(path: string, protocols: ProtocolRegistry = PROT
 
   if (problems.total > 0) throw new StudyValidationError(file, problems.kept, problems.total, !problems.stopped);
   return { file, study: data as StudyFile, protocol: protocol!, mediaRoot: mediaRootReal!, models };
+}
+
+/**
+ * The design's checks (adaptive/design.ts), once the file passed the schema; a design's conditions are media of
+ * the study as stimuli's are, and its pairs are stimuli of the protocol.
+ */
+async function studyDesignProblems(study: StudyFile, protocol: ProtocolDefinition, sourceProblem: (source: string) => Promise<string | null>, used: Set<string>): Promise<ErrorDetail[]> {
+  const problems = await designProblems(study, protocol, (path) => study.mediaAttributes?.[path] ?? {}, sourceProblem);
+  if (study.design?.mode !== 'asap' || problems.some((p) => p.path === '$.design.mode')) return problems;
+  for (const { conditions } of study.design.contents) for (const source of conditions) used.add(source);
+  const [first, second] = study.design.contents[0]!.conditions;
+  const validatePair = validatorOf(protocol.stimulus.schema);
+  if (!validatePair(pairSpec(study.design, first!, second!))) problems.push(...ajvErrorDetails(validatePair.errors ?? [], '$.design.pairFields'));
+  return problems;
 }
 
 /** What the schema cannot say about a gold, trap or attention-check declaration. */

@@ -69,10 +69,10 @@ export function Overview({ stats }: { stats: JobStats }) {
         <tbody>
           {stats.playlists.map((p) => (
             <tr key={p.id}>
-              <th scope="row">{p.position + 1}</th>
+              <th scope="row">{p.position < 0 ? t.ownPlaylists : p.position + 1}</th>
               <td>
                 {stats.target ? (
-                  <progress value={Math.min(p.accepted, stats.target)} max={stats.target} aria-label={`${t.playlist} ${p.position + 1}${t.colon}${p.accepted} / ${stats.target}`} />
+                  <progress value={Math.min(p.accepted, stats.target)} max={stats.target} aria-label={`${p.position < 0 ? t.ownPlaylists : `${t.playlist} ${p.position + 1}`}${t.colon}${p.accepted} / ${stats.target}`} />
                 ) : null}{' '}
                 {p.accepted}
                 {stats.target ? ` / ${stats.target}` : ''}
