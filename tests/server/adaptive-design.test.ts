@@ -10,6 +10,8 @@ import { PROTOCOLS } from '../../src/protocols/registry.js';
 import { pairCounts } from '../../src/server/storage/adaptive.js';
 import { findJob } from '../../src/server/storage/jobs.js';
 import { jobMedia } from '../../src/server/storage/studies.js';
+import { buildApp } from '../../src/server/app.js';
+import { openStorage } from '../../src/server/storage/open.js';
 import { addUser, signIn } from '../../testkit/console.js';
 import { describeEachDialect } from '../../testkit/databases.js';
 import { timingEnvelopeOf } from '../../testkit/participants.js';
@@ -92,6 +94,9 @@ describeEachDialect('adaptive pair-comparison design', (dialect) => {
       expect(linked.size).toBe(4);
     }
     expect(await pending('adaptive')).toEqual({ assigned: BUDGET, judged: 0 });
+    // Every condition's file was imported with the study, though its playlist names none of most of them.
+    for (const name of first.mediaRessources) expect((await ctx().app.inject(`/resmedias/${name}`)).statusCode).toBe(200);
+    for (const file of ALL) expect((await ctx().app.inject(`/resmedias/adaptive/${file}`)).statusCode).toBe(200);
 
     // The same participant again: the same session and playlist, nothing handed out again.
     const again = json<GenericPlaylist>(await arrive('adaptive', 'P1'));
@@ -173,6 +178,36 @@ describeEachDialect('adaptive pair-comparison design', (dialect) => {
     const stored = await ctx().storage.db.selectFrom('adaptive_pending').select(['pair', 'assigned']).where('job_id', '=', 'adaptive-crowd').execute();
     const counted = new Map(stored.map((r) => [(JSON.parse(r.pair) as string[]).slice(1).join('|'), Number(r.assigned)]));
     expect(counted).toEqual(handedOut);
+  });
+
+  it.skipIf(dialect !== 'postgres')('runs on two nodes of one PostgreSQL: one session and one playlist per participant, whichever node they reach', async () => {
+    await ctx().importStudy(await writeStudy(study('adaptive-nodes')));
+    const storage = await openStorage({ databaseUrl: ctx().database.url });
+    const other = await buildApp({ storage, mediaDir: ctx().mediaDir, webDir: ctx().webDir, mediaBaseUrl: '', rateLimits: false });
+    try {
+      // Each participant's link opened on both nodes at once (two tabs, a double click through a load balancer).
+      const query = (k: number) => `platform=prolific&PROLIFIC_PID=N${k}`;
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, k) => [getPlaylist(ctx().app, '/api/getrandomtasks/adaptive-nodes', query(k)), getPlaylist(other, '/api/getrandomtasks/adaptive-nodes', query(k))]).flat(),
+      );
+      const playlists = answers.map((r) => json<GenericPlaylist>(r));
+      for (let k = 0; k < 12; k++) {
+        const [a, b] = [playlists[2 * k]!, playlists[2 * k + 1]!];
+        expect(b.session_id).toBe(a.session_id);
+        expect(b.playlistId).toBe(a.playlistId);
+        expect(b.stimulis.map((s) => s.stimuliId)).toEqual(a.stimulis.map((s) => s.stimuliId));
+      }
+      expect(new Set(playlists.map((p) => p.playlistId)).size).toBe(12);
+      const sessions = await ctx().storage.db.selectFrom('sessions').select('playlist_id').where('job_id', '=', 'adaptive-nodes').execute();
+      expect(sessions).toHaveLength(12);
+      // No playlist was made for an arrival that resumed instead.
+      const own = await ctx().storage.db.selectFrom('playlists').select('id').where('job_id', '=', 'adaptive-nodes').where('adaptive', '=', 1).execute();
+      expect(own).toHaveLength(12);
+      expect(await pending('adaptive-nodes')).toEqual({ assigned: 12 * BUDGET, judged: 0 });
+    } finally {
+      await other.close();
+      await storage.close();
+    }
   });
 
   it('refuses a design the protocol cannot run, and a playlist that is not training and checks', async () => {

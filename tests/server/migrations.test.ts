@@ -120,3 +120,23 @@ it.each(DIALECTS)('%s: running sums stored before migration 022 lack their squar
     await database.drop();
   }
 });
+
+it.each(DIALECTS)('%s: after migration 023 a pair job\'s sums are rebuilt to hold its pairs; its playlists are the study\'s and its design is fixed', async (dialect) => {
+  const database = await createTestDatabase(dialect);
+  const storage = await openStorage({ databaseUrl: database.url, migrate: false });
+  try {
+    await migrateTo(storage.db, dialect, '022_stop_for_precision');
+    const at = '2026-01-01T00:00:00.000Z';
+    await storage.db.insertInto('jobs').values({ id: 'pairs', protocol: 'pair_comparison', fields: '{}', created_at: at, updated_at: at } as never).execute();
+    await storage.db.insertInto('playlists').values({ job_id: 'pairs', position: 0 } as never).execute();
+    await storage.db.insertInto('accepted_sessions').values({ job_id: 'pairs', sessions: 3, stale: 0 } as never).execute();
+    await migrateToLatest(storage.db, dialect);
+    expect(await storage.db.selectFrom('accepted_sessions').select(['sessions', 'stale']).executeTakeFirstOrThrow()).toEqual({ sessions: 3, stale: 1 });
+    expect(await storage.db.selectFrom('playlists').select(['position', 'adaptive']).execute()).toEqual([{ position: 0, adaptive: 0 }]);
+    expect((await storage.db.selectFrom('jobs').select('design').executeTakeFirstOrThrow()).design).toBeNull();
+    expect(await storage.db.selectFrom('adaptive_pending').selectAll().execute()).toEqual([]);
+  } finally {
+    await storage.close();
+    await database.drop();
+  }
+});
