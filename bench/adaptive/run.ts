@@ -29,17 +29,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { runAsap } from '../../src/analysis/asap/asap.js';
-import { scaleThurstone, JOD_SIGMA } from '../../src/analysis/paired/thurstone.js';
 import { createRandom, shuffled, type Random } from '../../src/analysis/random.js';
-import { pearson, spearman } from '../../src/analysis/stats.js';
 import { quantile } from '../shared/measure.js';
 import { writeBenchResult } from '../shared/run-stamp.js';
+import { JOD_SIGMA } from '../../src/analysis/paired/thurstone.js';
+import { CLICKER_SHARE, CONDITIONS, CONTENTS, prefers, scaleAccuracy, truthOf } from './model.js';
 
 const quick = process.argv.includes('--quick');
 const seedsArg = process.argv.indexOf('--seeds');
 const SEEDS = seedsArg > 0 ? Number(process.argv[seedsArg + 1]) : quick ? 3 : 20;
-const CONTENTS = 10;
-const CONDITIONS = 8;
 const PAIRS = (CONDITIONS * (CONDITIONS - 1)) / 2; // 28: one full-design round
 const ROUNDS = quick ? 12 : 60; // checks: 28 … 1,680 trials per content
 /** Largest step between neighbouring conditions of the ladder (JOD). */
@@ -49,7 +47,6 @@ const SCENARIOS = [
 ] as const;
 /** The full design's RMSE at this many trials per content is the second, always reachable, accuracy target. */
 const REFERENCE_BUDGET = 280;
-const CLICKER_SHARE = 0.1;
 const TARGET_RMSE = 0.15;
 const DESIGNS = ['full', 'random', 'asap'] as const;
 type Design = (typeof DESIGNS)[number];
@@ -60,23 +57,9 @@ interface Curve {
   spearman: number[];
 }
 
-function truthOf(random: Random, step: number): Float64Array[] {
-  return Array.from({ length: CONTENTS }, () => {
-    const q = new Float64Array(CONDITIONS);
-    for (let i = 1; i < CONDITIONS; i++) q[i] = q[i - 1] + step * random.next();
-    return centred(q);
-  });
-}
-
-function centred(q: Float64Array): Float64Array {
-  const m = q.reduce((s, x) => s + x, 0) / q.length;
-  return q.map((x) => x - m);
-}
-
-/** One trial: true if i is preferred to j. */
+/** One trial: true if i is preferred to j; each trial's observer is a clicker with probability CLICKER_SHARE. */
 function answer(q: Float64Array, i: number, j: number, random: Random): boolean {
-  if (random.next() < CLICKER_SHARE) return random.next() < 0.5;
-  return q[i] - q[j] + JOD_SIGMA * random.normal() > 0;
+  return prefers(q, i, j, random, random.next() < CLICKER_SHARE);
 }
 
 function allPairs(): Array<[number, number]> {
@@ -127,18 +110,10 @@ function simulate(design: Design, seed: number, step: number): { curve: Curve; a
         done += pairs.length;
       }
     }
-    let se = 0;
-    let r = 0;
-    let rho = 0;
-    for (let c = 0; c < CONTENTS; c++) {
-      const jod = scaleThurstone(counts[c], CONDITIONS, 'pwcmp').jod; // mean 0
-      for (let i = 0; i < CONDITIONS; i++) se += (jod[i] - truth[c][i]) ** 2;
-      r += pearson(jod, truth[c]);
-      rho += spearman(jod, truth[c]);
-    }
-    curve.rmse.push(Math.sqrt(se / (CONTENTS * CONDITIONS)));
-    curve.pearson.push(r / CONTENTS);
-    curve.spearman.push(rho / CONTENTS);
+    const accuracy = scaleAccuracy(counts, truth);
+    curve.rmse.push(accuracy.rmse);
+    curve.pearson.push(accuracy.pearson);
+    curve.spearman.push(accuracy.spearman);
   }
   return { curve, asapMs };
 }

@@ -1,4 +1,5 @@
 import { Agent } from 'node:http';
+import { PROTOCOLS } from '../../src/protocols/registry.js';
 import { BCHECK, timingEnvelopeOf } from '../../testkit/participants.js';
 import { send, sleep, type Answer } from '../shared/measure.js';
 
@@ -37,6 +38,8 @@ export interface Journey {
   pageFiles: string[];
   random: () => number;
   startedAt: number;
+  /** The value answered for a stimulus of the playlist (default: uniform over the scale); bench/adaptive's observers. */
+  answer?: (stimulus: Record<string, unknown>) => number;
 }
 
 export interface Outcome {
@@ -51,6 +54,8 @@ export interface Outcome {
 const explained = new Set<string>();
 
 const BR = { 'accept-encoding': 'br, gzip' };
+/** The participant page of a playlist route: the route of the protocol (table) that serves it. */
+const pageOf = (playlistPath: string) => Object.values(PROTOCOLS).find((p) => p.playlistPath === playlistPath)!.route;
 
 /** A bubble play's mouse samples, 100–500 KB of JSON over the two sides. */
 function mouseLog(random: () => number) {
@@ -83,7 +88,7 @@ async function journey(j: Journey, browser: Agent): Promise<Outcome> {
   const call = (route: string, path: string, opts: Parameters<typeof send>[1] = {}) => send(`${j.base}${path}`, { ...opts, agent: browser }).then((a) => record(route, a));
   const think = () => sleep(-Math.log(1 - j.random()) * j.thinkMs);
 
-  for (const file of j.pageFiles) await call(file === '/' ? 'page' : 'static', file === '/' ? `/${j.playlistPath === 'getacr' ? 'acr' : 'bubble'}/${j.jobId}` : file, { headers: BR });
+  for (const file of j.pageFiles) await call(file === '/' ? 'page' : 'static', file === '/' ? `/${pageOf(j.playlistPath)}/${j.jobId}` : file, { headers: BR });
   if ((await call('job', `/api/jobs/${j.jobId}`)).status !== 200) return { jobId: j.jobId, requests, acknowledged, completedAt: null };
   const bcheck = await call('bcheck', '/api/bchecks/', { method: 'POST', body: BCHECK });
   const bcheckId = bcheck.status === 201 ? (JSON.parse(bcheck.body) as { id: number }).id : null;
@@ -107,7 +112,7 @@ async function journey(j: Journey, browser: Agent): Promise<Outcome> {
       const screening = await call('screening', '/api/bubblescreenings/', { method: 'POST', body: { ...common, mouse_logs: mouseLog(j.random), screening_no: 0, logs: null, timing }, headers: { 'idempotency-key': `${j.pid}-m${k}` } });
       if (screening.status === 201 || screening.status === 200) acknowledged.screenings.push((JSON.parse(screening.body) as { id: number }).id);
     }
-    const value = Math.floor(j.random() * (j.bubble ? 2 : 5));
+    const value = j.answer ? j.answer(s as Record<string, unknown>) : Math.floor(j.random() * (j.bubble ? 2 : 5));
     const rating = await call('rating', '/api/ratings/', { method: 'POST', body: { ...common, value, nbReplay: 0, logs: 'inner:1280x720;outer:1280x720;screen:1920x1080;fullscreen:0', timing }, headers: { 'idempotency-key': `${j.pid}-r${k}` } });
     if (rating.status === 201 || rating.status === 200) acknowledged.ratings.push((JSON.parse(rating.body) as { id: number }).id);
   }

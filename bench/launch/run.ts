@@ -12,13 +12,11 @@
  *
  * Not in CI. Needs the built web app (npx vite build): its files are what participants load.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import sharp from 'sharp';
@@ -35,6 +33,7 @@ import { runJourney, type Outcome } from './participant.js';
 import { busiestProfile } from './profile-summary.js';
 import { syntheticStudy } from './synthetic.js';
 import { writeBenchResult } from '../shared/run-stamp.js';
+import { startNode, stopNode, type Node } from '../shared/nodes.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,22 +60,6 @@ const PER_PLAYLIST = 8;
 
 /** The chunks a participant's page loads after the entry files (by name; the hash changes with each build). */
 const LAZY_CHUNKS = ['EligibilityScreen', 'InformationSheet', 'ConsentForm', 'Instructions', 'Stage', 'ChoiceResponse'];
-
-interface Node {
-  url: string;
-  pid: number;
-  child: ChildProcessWithoutNullStreams;
-}
-
-function startNode(env: NodeJS.ProcessEnv, nodeArgs: string[]): Promise<Node> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'testkit/node-server.ts'], { env: { ...process.env, ...env }, stdio: 'pipe' });
-  child.stderr.pipe(process.stderr);
-  return new Promise((done, fail) => {
-    createInterface({ input: child.stdout }).once('line', (line) => done({ url: (JSON.parse(line) as { url: string }).url, pid: child.pid!, child }));
-    child.once('exit', (code) => fail(new Error(`node exited (${code}) before listening`)));
-  });
-}
-const stopNode = (n: Node) => new Promise<void>((r) => (n.child.once('exit', () => r()), n.child.stdin.end()));
 
 /** CPU seconds a process has used (user + system), from /proc. */
 function cpuSeconds(pid: number): number | null {

@@ -9,6 +9,7 @@ import { Results } from './results.js';
 import { anchorOf, type BenchSection } from './section.js';
 import { threeDSection } from './sections/3d.js';
 import { adaptiveSection } from './sections/adaptive.js';
+import { adaptiveServerSection } from './sections/adaptive-server.js';
 import { analysisSection } from './sections/analysis.js';
 import { apiSection } from './sections/api.js';
 import { bubbleSection } from './sections/bubble.js';
@@ -36,6 +37,7 @@ export const SECTIONS: readonly BenchSection[] = [
   fidelitySection,
   analysisSection,
   adaptiveSection,
+  adaptiveServerSection,
 ];
 
 export const GENERATED_NOTICE =

@@ -46,6 +46,10 @@ export async function listStudyMedia(studiesDir: string): Promise<StudyMediaList
         for (const [, source] of sources) if (typeof source === 'string') files.add(join(mediaDir, source));
       }
     }
+    // An adaptive design's conditions (docs/adaptive.md): media its participants' playlists will name.
+    for (const content of asArray((study.design as Json | undefined)?.contents)) {
+      for (const source of Array.isArray(content.conditions) ? content.conditions : []) if (typeof source === 'string') files.add(join(mediaDir, source));
+    }
     lists.push({ studyFile, mediaDir, files: [...files].sort() });
   }
   return lists;

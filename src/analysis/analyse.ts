@@ -1,5 +1,6 @@
 /** Entry point: long-format votes of one protocol family → a Report (what was run, and the results). */
 import { stoppingMethod, type StoppingSummary } from './precision.js';
+import { adaptiveDesignMethod, type AdaptiveDesignSummary } from './asap/plan.js';
 import { readFileSync } from 'node:fs';
 import { analyseBubble } from './bubble/bubble.js';
 import { collectMldsTrials, fitMlds } from './mlds/mlds.js';
@@ -43,6 +44,8 @@ interface InputCommon {
   quality?: QualityControlSummary;
   /** The study's stopping rule for precision and whether it fired (a stored job with quality.stopWhen). */
   stopping?: StoppingSummary;
+  /** An adaptive design's summary (a stored job with design asap): which comparisons were asked is data-driven. */
+  design?: AdaptiveDesignSummary;
 }
 
 /** What analyse() reads: the votes of one family, and what the report prints beside them (timing, views, quality). */
@@ -158,6 +161,7 @@ function qualityNotes(quality: QualityControlSummary | undefined | null): string
 function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: ResolvedOptions, timing: TimingResult | null, methods: string[], notes: string[], votes: ReportHeader['votes'], warnings: string[] = []): ReportHeader {
   const views = input.views?.result() ?? null;
   if (views) methods = [...methods, VIEWS_METHOD];
+  if (input.design) methods = [...methods, adaptiveDesignMethod(input.design)];
   if (input.stopping) methods = [...methods, stoppingMethod(input.stopping)];
   return {
     tool: { name: 'Glimpse', version: toolVersion() },
@@ -174,6 +178,7 @@ function reportHeader(input: AnalysisInput, options: AnalysisOptions, resolved: 
     views,
     quality: input.quality ?? null,
     stopping: input.stopping ?? null,
+    design: input.design ?? null,
   };
 }
 

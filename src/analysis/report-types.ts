@@ -12,6 +12,7 @@ import type { TimingResult } from './timing/timing.js';
 import type { ViewsResult } from './views/views.js';
 import type { NoResults } from './missing.js';
 import type { StoppingSummary } from './precision.js';
+import type { AdaptiveDesignSummary } from './asap/plan.js';
 import type { AnalysisFamily, QualityControlSummary, RatingScreening, TimingRule } from './types.js';
 
 export interface ResolvedOptions {
@@ -59,6 +60,8 @@ export interface ReportHeader {
   quality: QualityControlSummary | null;
   /** The study's stopping rule for precision (quality.stopWhen): reached by how many stimuli, and when it closed the job. */
   stopping: StoppingSummary | null;
+  /** An adaptive design (design asap): each participant's comparisons were chosen at arrival. */
+  design: AdaptiveDesignSummary | null;
 }
 
 /**

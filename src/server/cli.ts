@@ -108,6 +108,7 @@ async function linkCommand(storage: Storage, args: string[], secret: string | nu
   const job = await findJob(storage, positionals[0]!);
   const protocol = job ? protocolOf(job.protocol) : null;
   if (!job || !protocol) return fail(`no job ${positionals[0]}`);
+  if (job.design) return fail(`job ${job.id} has an adaptive design: each participant's playlist is made when they arrive, so no link chooses one (use ${publicUrl()}/${protocol.route}/${job.id})`);
   const playlists = await jobPlaylists(storage, job.id);
   const chosen = values.playlist === undefined ? playlists : playlists.filter((p) => String(p.id) === values.playlist);
   if (chosen.length === 0) return fail(`job ${job.id} has no playlist ${values.playlist}`);

@@ -92,3 +92,22 @@ export function orientComparisons(planned: readonly PlannedComparison[], random:
     return iFirst ? [i, j] : [j, i];
   });
 }
+
+/** An adaptive job's design as the report states it (report.json `design`). */
+export interface AdaptiveDesignSummary {
+  mode: 'asap';
+  comparisonsPerParticipant: number;
+  contents: number;
+  /** Conditions per content: the smallest and the largest count. */
+  conditions: { min: number; max: number };
+}
+
+/** The report's methods line for an adaptive design. */
+export function adaptiveDesignMethod(d: AdaptiveDesignSummary): string {
+  const conditions = d.conditions.min === d.conditions.max ? `${d.conditions.min}` : `${d.conditions.min}–${d.conditions.max}`;
+  return (
+    `Design: adaptive pair comparison (ASAP batch mode, Mikhailiuk et al. 2020): each participant's ${d.comparisonsPerParticipant} ` +
+    `comparisons were chosen when they arrived, from the included answers so far, among ${d.contents} contents of ${conditions} conditions; ` +
+    'pairs are therefore not equally often compared, and the scale is fitted as for any pair comparison.'
+  );
+}

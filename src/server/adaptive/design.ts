@@ -1,3 +1,4 @@
+import type { AdaptiveDesignSummary } from '../../analysis/asap/plan.js';
 import type { StimulusCheck } from '../../contract/quality.js';
 import type { AdaptiveDesign, MediaAttributes, StudyFile } from '../../contract/study.js';
 import type { ProtocolDefinition } from '../../protocols/types.js';
@@ -15,6 +16,12 @@ export interface DesignContent {
   scene: string | null;
   /** The conditions' media paths, in the study's order: the indices of the posterior. */
   conditions: string[];
+}
+
+/** The design as the report states it. */
+export function designSummary(design: AdaptiveDesign): AdaptiveDesignSummary {
+  const counts = design.contents.map((c) => c.conditions.length);
+  return { mode: 'asap', comparisonsPerParticipant: design.comparisonsPerParticipant, contents: counts.length, conditions: { min: Math.min(...counts), max: Math.max(...counts) } };
 }
 
 /** The pair stimulus a participant is shown: the design's shared fields and the two conditions, first and second. */

@@ -15,6 +15,7 @@ import { keptInReport, qualitySummary } from '../../quality/summary.js';
 import type { Storage } from '../storage/types.js';
 import { MissingDataError } from '../../analysis/missing.js';
 import { stoppingSummary } from '../../analysis/precision.js';
+import { designSummary } from '../adaptive/design.js';
 import { precisionOfJob } from '../quality/screening.js';
 
 /**
@@ -89,7 +90,13 @@ export async function jobAnalysisInput(storage: Storage, jobId: string, options:
     return presentations.length > 0 && timing.add({ observer: String(r.session_id), trial: String(r.id), presentations }).length > 0;
   };
   const precision = await precisionOfJob(storage, job, options.protocols ?? PROTOCOLS);
-  const common = { protocol: job.protocol, source: `job ${jobId}`, quality, ...(precision ? { stopping: stoppingSummary(precision, precision.reachedAt) } : {}) };
+  const common = {
+    protocol: job.protocol,
+    source: `job ${jobId}`,
+    quality,
+    ...(precision ? { stopping: stoppingSummary(precision, precision.reachedAt) } : {}),
+    ...(job.design ? { design: designSummary(job.design) } : {}),
+  };
 
   const adapter = protocol.analysis;
   let input: AnalysisInput;

@@ -1,4 +1,3 @@
-import type { ScoreSums } from './quality-sums.js';
 import type { Db } from './types.js';
 
 /**
@@ -41,7 +40,7 @@ async function addToPending(trx: Db, jobId: string, counts: ReadonlyMap<string, 
 export const countHandedOut = (trx: Db, jobId: string, pairs: ReadonlyMap<string, number>) => addToPending(trx, jobId, pairs, 'assigned');
 
 /** A session's first verdict: its comparisons are judged (included or not), no longer pending. */
-export const countJudged = (trx: Db, jobId: string, own: ScoreSums) => addToPending(trx, jobId, new Map([...own].map(([pair, s]) => [pair, s.n])), 'judged');
+export const countJudged = (trx: Db, jobId: string, own: ReadonlyMap<string, { n: number }>) => addToPending(trx, jobId, new Map([...own].map(([pair, s]) => [pair, s.n])), 'judged');
 
 export interface TemplateStimulus {
   isTraining: boolean;

@@ -33,6 +33,9 @@ import { type Db, type SessionRow, type Storage } from './types.js';
  *   2. the rows of the sessions written, then their `session_verdicts`: a completion, a withdrawal's deletes, a
  *      verdict (its foreign key locks the session);
  *   3. `playlist_loads` (by playlist id): arrivals, completions, recounts, verdicts (`adjustIncluded`);
+      then `adaptive_pending` (pairs in key order): an adaptive design's arrivals (after their sweep; the rows they
+      create later, the participant's playlist, its count row and session, are new and block no one) and first
+      verdicts (adaptive.ts);
  *   4. `accepted_sessions` (jobs by id), then `accepted_score_sums`: verdicts (quality-sums.ts `moveSession`), sums
  *      rebuilds, withdrawals (`markSumsStale`).
  * `lockCounters` takes steps 1, 3 and 4 for a set of jobs; a verdict that changes both counts updates its

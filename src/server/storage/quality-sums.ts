@@ -93,10 +93,15 @@ export async function storeFirstVerdict(storage: Storage, session: JudgedSession
     const inserted = await trx.insertInto('session_verdicts').values(verdictRow(session, verdict)).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     if (session.preview === 1) return true;
-    if (settlesPending) await countJudged(trx, session.job_id, own);
-    if (verdict.included) await moveSession(trx, session.job_id, own, 1);
-    // Completion counted the session as included in its playlist's load; an excluded one needs another observer.
-    else await adjustIncluded(storage, trx, session, -1);
+    // In the lock order (playlist-loads.ts): the playlist's count, the pending comparisons, the job's sums.
+    if (verdict.included) {
+      if (settlesPending) await countJudged(trx, session.job_id, own);
+      await moveSession(trx, session.job_id, own, 1);
+    } else {
+      // Completion counted the session as included in its playlist's load; an excluded one needs another observer.
+      await adjustIncluded(storage, trx, session, -1);
+      if (settlesPending) await countJudged(trx, session.job_id, own);
+    }
     return true;
   });
 }
