@@ -37,7 +37,7 @@ describe('planComparisons (an adaptive job participant\'s comparisons)', () => {
     expect(repeated.length).toBeLessThan(4);
   });
 
-  it('spends the budget where information is: a content measured 500 times over gets nothing while another is unknown', () => {
+  it('gives the budget to the least measured content first: one measured 500 times over gets nothing while another is unknown', () => {
     const known = Array.from({ length: 4 }, (_, i) => Array.from({ length: 4 }, (_, j) => (i === j ? 0 : i < j ? 450 : 50)));
     const unknown = Array.from({ length: 4 }, () => new Array(4).fill(0));
     const planned = planComparisons([content(known), content(unknown)], 6, createRandom(1));
@@ -45,12 +45,14 @@ describe('planComparisons (an adaptive job participant\'s comparisons)', () => {
     expect(planned.every((p) => p.content === 1)).toBe(true);
   });
 
-  it('keeps to the budget, cutting the last batch to its largest gains, and goes on past one batch per content', () => {
+  it('keeps to the budget, a batch to each content in turn, cutting the last batch to its largest gains', () => {
     const contents = [content(ladder()), content(ladder())];
     expect(planComparisons(contents, 3, createRandom(2))).toHaveLength(3);
     const many = planComparisons(contents, 20, createRandom(2));
     expect(many).toHaveLength(20);
-    expect(many.filter((p) => p.content === 0).length + many.filter((p) => p.content === 1).length).toBe(20);
+    // 4, 4, 4, 4, then 4 more for the first: 12 and 8.
+    expect([many.filter((p) => p.content === 0).length, many.filter((p) => p.content === 1).length]).toEqual([12, 8]);
+    expect(many.slice(0, 8).map((p) => p.content)).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
     const first = planComparisons([content(ladder())], 2, createRandom(4)).map((p) => p.pair);
     expect(first).toEqual(runAsap(ladder(), { random: createRandom(4) }).batch.slice(0, 2));
   });
