@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     port: 0,
     databaseUrl: join(dir, 'shots.sqlite'),
     mediaDir: join(dir, 'media'),
-    studies: ['tests/server/fixtures/pair-study.json', 'tests/e2e/studies/e2e-acr.json'],
+    studies: ['tests/server/fixtures/pair-study.json', 'tests/e2e/studies/e2e-acr.json', 'tests/e2e/studies/adaptive-pvid.json'],
   });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox'] });
   try {
@@ -31,6 +31,8 @@ async function main(): Promise<void> {
     // A few participants in progress, so the tables have rows.
     for (const pid of ['5f1a2b3c4d5e6f7a8b9c0d1e', 'WorkerA1B2C3', 'P-third']) {
       await fetch(`${server.url}/api/getrandomtasks/fixture-pair?platform=prolific&PROLIFIC_PID=${pid}`);
+      // An adaptive design's participants each get a playlist of their own (one row on the study's page).
+      await fetch(`${server.url}/api/getrandomtasks/adaptive-pvid?platform=prolific&PROLIFIC_PID=${pid}`);
     }
     for (const size of SIZES) {
       const context = await browser.newContext({ viewport: size });
@@ -55,6 +57,14 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: 'Judge every session again' }).click();
       await page.locator('#rescreen-result').waitFor();
       await shot('downloads');
+      await page.goto(`${server.url}/console/jobs/adaptive-pvid`);
+      await page.locator('#stat-started').waitFor();
+      await shot('study-adaptive');
+      // The same page in French (the console's language switch).
+      await page.getByRole('button', { name: 'Français' }).click();
+      await page.locator('#stat-started').waitFor();
+      await shot('study-adaptive-fr');
+      await page.getByRole('button', { name: 'English' }).click();
       await context.close();
     }
   } finally {
