@@ -124,8 +124,9 @@ describeEachDialect('adaptive pair-comparison design', (dialect) => {
     // The console shows the participants' own playlists as one row.
     await addUser(ctx().storage, 'lead@lab.example', { jobId: 'adaptive', role: 'owner' });
     const owner = await signIn(ctx().app, 'lead@lab.example');
-    const stats = json<{ stats: { playlists: Array<Record<string, number>> } }>(await owner.get('/console/api/jobs/adaptive')).stats;
+    const stats = json<{ stats: { playlists: Array<Record<string, number>>; design: unknown } }>(await owner.get('/console/api/jobs/adaptive')).stats;
     expect(stats.playlists).toEqual([{ id: 0, position: -1, started: 2, running: 1, completed: 1, accepted: 1, rejected: 0 }]);
+    expect(stats.design).toEqual({ mode: 'asap', comparisonsPerParticipant: BUDGET, contents: 2, conditions: { min: 4, max: 4 } });
     // The report states the design.
     const { report } = json<{ report: { design: unknown; methods: string[] } }>(await owner.get('/console/api/jobs/adaptive/report.json'));
     expect(report.design).toEqual({ mode: 'asap', comparisonsPerParticipant: BUDGET, contents: 2, conditions: { min: 4, max: 4 } });

@@ -3,6 +3,8 @@ import type { RuleOutcome } from '../../quality/rules.js';
 import { RULE_NAMES } from '../../quality/rules.js';
 import { abandonedSessions, playlistCounts, type PlaylistCounts, sessionTimes, verdictsOfJob } from '../storage/console-reads.js';
 import type { JobPrecision } from '../../analysis/precision.js';
+import type { AdaptiveDesignSummary } from '../../analysis/asap/plan.js';
+import { designSummary } from '../adaptive/design.js';
 import { PROTOCOLS, type ProtocolRegistry } from '../../protocols/registry.js';
 import { precisionOfJob } from '../quality/screening.js';
 import type { StoredJob } from '../storage/jobs.js';
@@ -38,6 +40,8 @@ export interface JobStats {
   rejections: Array<{ sessionId: number; completedAt: string | null; payment: 'approve' | 'reject'; analysis: 'include' | 'exclude'; failed: FailedRule[] }>;
   /** Stopping for precision, when the study sets it (docs/quality.md): every stimulus, widest interval first. */
   precision: (JobPrecision & { reachedAt: string | null }) | null;
+  /** An adaptive design (docs/adaptive.md): how each participant's comparisons are chosen; null for fixed playlists. */
+  design: AdaptiveDesignSummary | null;
 }
 
 /** A failed rule as the pages get it: its English detail and the facts the page words in its language. */
@@ -117,6 +121,7 @@ export async function jobStats(storage: Storage, job: StoredJob, leaseMinutes: n
         failed: failedRules(v.parsed),
       })),
     precision: await precisionOfJob(storage, job, protocols),
+    design: job.design ? designSummary(job.design) : null,
   };
 }
 

@@ -49,11 +49,21 @@ export function Overview({ stats }: { stats: JobStats }) {
       </dl>
 
       <h3>{t.progress}</h3>
-      <p className="muted">
-        {t.target}
-        {t.colon}
-        {stats.target ?? t.noTarget}
-      </p>
+      {stats.design ? (
+        <p className="muted" id="adaptive-design">
+          {fill(t.adaptiveDesign, {
+            comparisons: stats.design.comparisonsPerParticipant,
+            contents: stats.design.contents,
+            conditions: stats.design.conditions.min === stats.design.conditions.max ? stats.design.conditions.min : `${stats.design.conditions.min}–${stats.design.conditions.max}`,
+          })}
+        </p>
+      ) : (
+        <p className="muted">
+          {t.target}
+          {t.colon}
+          {stats.target ?? t.noTarget}
+        </p>
+      )}
       <table className="console-table">
         <caption className="visually-hidden">{t.progress}</caption>
         <thead>

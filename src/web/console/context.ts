@@ -44,6 +44,8 @@ export interface JobStats {
     reachedAt: string | null;
     stimuli: Array<{ stimulus: string; n: number; estimate: number | null; halfWidth: number | null; reached: boolean }>;
   } | null;
+  /** An adaptive design (docs/adaptive.md): each participant's comparisons chosen at arrival; null for fixed playlists. */
+  design: { mode: 'asap'; comparisonsPerParticipant: number; contents: number; conditions: { min: number; max: number } } | null;
 }
 
 export interface JobSummary {
