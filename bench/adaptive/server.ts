@@ -20,7 +20,7 @@
  *   same budget (each participant 7 pairs of each content, in a full design's cyclic order) is simulated too.
  * Writes bench/results/adaptive-server-{db}-{nodes}n.json. Not in CI.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,12 +29,12 @@ import { planComparisons, orientComparisons } from '../../src/analysis/asap/plan
 import { createRandom, shuffled } from '../../src/analysis/random.js';
 import { openStorage } from '../../src/server/storage/open.js';
 import type { DialectName } from '../../src/server/storage/types.js';
-import { importStudy } from '../../src/server/study/import.js';
 import { jobFields } from '../../testkit/job-fields.js';
 import { benchDatabase } from '../shared/database.js';
 import { quantile, sleep, summary } from '../shared/measure.js';
 import { startNode, stopNode, type Node } from '../shared/nodes.js';
 import { writeBenchResult } from '../shared/run-stamp.js';
+import { importBenchStudies } from '../shared/studies.js';
 import { runJourney, type Outcome } from '../launch/participant.js';
 import { CLICKER_SHARE, CONDITIONS, CONTENTS, prefers, scaleAccuracy, truthOf } from './model.js';
 
@@ -94,11 +94,7 @@ async function prepare(dir: string, databaseUrl: string): Promise<string> {
   const mediaDir = join(dir, 'media');
   const storage = await openStorage({ databaseUrl });
   try {
-    for (const study of studies) {
-      const file = join(studyDir, `${study.id}.json`);
-      await writeFile(file, JSON.stringify(study));
-      await importStudy(storage, file, mediaDir);
-    }
+    await importBenchStudies(storage, studyDir, mediaDir, studies);
   } finally {
     await storage.close();
   }

@@ -13,7 +13,7 @@
  * Not in CI. Needs the built web app (npx vite build): its files are what participants load.
  */
 import { readFileSync, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,7 +25,6 @@ import { hashPassword } from '../../src/server/console/passwords.js';
 import { openStorage } from '../../src/server/storage/open.js';
 import { createUser } from '../../src/server/storage/users.js';
 import type { Storage } from '../../src/server/storage/types.js';
-import { importStudy } from '../../src/server/study/import.js';
 import { jobFields } from '../../testkit/job-fields.js';
 import { benchDatabase } from '../shared/database.js';
 import { countByStatus, quantile, round1, send, sleep, summary, type Summary } from '../shared/measure.js';
@@ -33,6 +32,7 @@ import { runJourney, type Outcome } from './participant.js';
 import { busiestProfile } from './profile-summary.js';
 import { syntheticStudy } from './synthetic.js';
 import { writeBenchResult } from '../shared/run-stamp.js';
+import { importBenchStudies } from '../shared/studies.js';
 import { startNode, stopNode, type Node } from '../shared/nodes.js';
 
 const { values: args } = parseArgs({
@@ -113,11 +113,7 @@ async function prepareStudies(dir: string, databaseUrl: string): Promise<string>
   const mediaDir = join(dir, 'media');
   const storage = await openStorage({ databaseUrl });
   try {
-    for (const study of studies) {
-      const file = join(studyDir, `${study.id}.json`);
-      await writeFile(file, JSON.stringify(study));
-      await importStudy(storage, file, mediaDir);
-    }
+    await importBenchStudies(storage, studyDir, mediaDir, studies);
     await createUser(storage, OWNER, await hashPassword(PASSWORD));
   } finally {
     await storage.close();
