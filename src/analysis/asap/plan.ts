@@ -2,8 +2,8 @@ import { asapPosterior, runAsap, type AsapRandom, type Pair } from './asap.js';
 
 /**
  * A participant's comparisons in an adaptive pair-comparison job (design `asap`, docs/adaptive.md): ASAP's batch
- * mode for every content, within the participant's budget. The server builds each arrival's playlist with it, and
- * bench/adaptive simulates the same arrivals.
+ * mode for every content, within the participant's budget. The server builds each arrival's playlist with it
+ * (server/adaptive/arrival.ts), and bench/adaptive/server.ts simulates the same arrivals.
  *
  * - Each content's counts are the comparisons judged so far (observed) plus those handed out and not judged yet
  *   (pending: running sessions). A pending comparison is counted as won by the side the observed posterior
