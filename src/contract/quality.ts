@@ -73,14 +73,14 @@ export const StudyQuality = Type.Object(
     /** Accepted observers each playlist needs; once every playlist has them the study is full. */
     targetAcceptedPerPlaylist: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     /**
-     * Stopping for precision (rating and pair comparison protocols): the study is full once every stimulus's
-     * interval at `level` (default 0.95) is within ± `ciHalfWidth` on the MOS or JOD scale (docs/quality.md).
-     */
-    /**
      * Rating protocols: which playlist a new participant gets. "balanced" (default): the least loaded one.
      * "widest-intervals": the one whose stimuli's intervals are widest, within the target (docs/quality.md).
      */
     allocation: Type.Optional(Type.Union([Type.Literal('balanced'), Type.Literal('widest-intervals')])),
+    /**
+     * Stopping for precision (rating and pair comparison protocols): the study is full once every stimulus's
+     * interval at `level` (default 0.95) is within ± `ciHalfWidth` on the MOS or JOD scale (docs/quality.md).
+     */
     stopWhen: Type.Optional(
       Type.Object(
         {
