@@ -77,8 +77,14 @@ for (const c of CASES) {
     // The frame-timing records of every play travel with the rating.
     for (const [i, rating] of ratings.entries()) {
       const timing = JSON.parse(rating.timing!) as { plays: PresentationRecord[][]; refreshMs: number };
-      expect(timing.plays).toHaveLength(PLANS[i]!.replays + 1);
-      for (const play of timing.plays) {
+      // A play the stage interrupted (on this loaded 2-core machine, frames at half rate for a while read as a
+      // display change: docs/timing.md) is recorded as such and played again by the stage itself: the plays the
+      // participant asked for are the others.
+      const interrupted = (play: PresentationRecord[]) => play.some((r) => r.endedBy === 'interrupted');
+      const asked = timing.plays.filter((play) => !interrupted(play));
+      expect(asked).toHaveLength(PLANS[i]!.replays + 1);
+      expect(timing.plays.length - asked.length).toBeLessThanOrEqual(1);
+      for (const play of asked) {
         expect(play.map((r) => r.label)).toEqual(c.steps);
         for (const record of play) expect(record.shownFrames).toBeGreaterThan(0);
       }
@@ -87,7 +93,7 @@ for (const c of CASES) {
       expect(rating.logs).toMatch(/^inner:1280x720;outer:\d+x\d+;screen:\d+x\d+;fullscreen:[01]$/);
     }
     // The shown order follows `reversed`: the records name the media drawn first.
-    const firstShown = JSON.parse(ratings[1]!.timing!).plays[0][0].media[0];
+    const firstShown = (JSON.parse(ratings[1]!.timing!) as { plays: PresentationRecord[][] }).plays.at(-1)![0]!.media[0];
     const second = playlist.stimulis[1]!;
     expect(firstShown).toBe(second.reversed ? second.sourceB : second.sourceA);
 
