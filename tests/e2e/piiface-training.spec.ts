@@ -4,21 +4,11 @@
  * (release() ends a hold at the next frame), the stage refused it ("the stage is already playing") and face 2 was
  * never drawn: "This image could not be shown", then feedback about a face nobody saw.
  */
-import type { Page } from '@playwright/test';
 import type { PiifacePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
 import { expect, test } from './fixtures';
+import { FACE_ALT, drawnFacePixel } from './piifaceSteps';
 
 const JOB = 'e2e-piiface-training';
-const ALT = 'image of a person expressing an emotion';
-
-/** The canvas pixel at the centre of the face's alt-text box, read from the WebGL canvas by the stage's probe. */
-async function pixelAtFaceCentre(page: Page): Promise<number[]> {
-  const box = (await page.getByRole('img', { name: ALT }).boundingBox())!;
-  return page.evaluate(
-    ([x, y]) => (window as unknown as { __glimpseStage: { probe(x: number, y: number): Promise<number[]> } }).__glimpseStage.probe(x!, y!),
-    [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)],
-  );
-}
 
 test('every training face is drawn, each answered as soon as it shows, with no "could not be shown"', async ({ page, participant }) => {
   const stageLog: string[] = [];
@@ -40,15 +30,10 @@ test('every training face is drawn, each answered as soon as it shows, with no "
   for (const [index, face] of playlist.stimulis_training.entries()) {
     await expect(trial).toHaveAttribute('data-index', String(index), { timeout: 60_000 });
     await expect(trial).toHaveAttribute('data-status', 'showing', { timeout: 60_000 });
-    await expect(page.getByRole('img', { name: ALT })).toHaveAttribute('data-media', face.source);
+    await expect(page.getByRole('img', { name: FACE_ALT })).toHaveAttribute('data-media', face.source);
     await expect(page.getByText('This image could not be shown')).toHaveCount(0);
-    // The face is on the canvas: its centre is not the white job background. On this loaded 2-core machine, frames
-    // at half rate for a while read as a display change: the stage then blanks the face and draws it again once its
-    // frames are steady (docs/timing.md), so the face is looked for until it is drawn, not only at the first frame.
-    let pixel: number[] = [];
-    await expect
-      .poll(async () => (pixel = await pixelAtFaceCentre(page)), { timeout: 30_000, message: `training face ${index + 1} drawn` })
-      .not.toEqual([255, 255, 255, 255]);
+    // The face is on the canvas: its centre is not the white job background.
+    const pixel = await drawnFacePixel(page, `training face ${index + 1}`);
     drawn.push(pixel);
     // Answer at once (the fastest pace a participant can have): the next face is already prepared.
     await page.getByRole('button', { name: 'Next image' }).click();

@@ -6,9 +6,9 @@ import type { Page, Request } from '@playwright/test';
 import type { PiifacePlaylistStimulus, PlaylistResponse } from '../../src/contract/playlist.js';
 import { E2E_JOBS, expect, test } from './fixtures';
 import { eventually, exportedRows, ratingsOf, sessionLogsOf } from './participantSteps';
+import { FACE_ALT, drawnFacePixel } from './piifaceSteps';
 
 const JOB = E2E_JOBS.piiface;
-const ALT = 'image of a person expressing an emotion';
 /** The size text of a rating's logs (src/web/flow/sizeLog.ts); the Playwright window is 1280x720. */
 const SIZE_LOG = /^inner:1280x720;outer:\d+x\d+;screen:\d+x\d+;fullscreen:[01]$/;
 
@@ -33,16 +33,7 @@ async function waitForFace(page: Page, stimulus: PiifacePlaylistStimulus, index:
   await expect(trial).toHaveAttribute('data-training', String(training), { timeout: 60_000 });
   await expect(trial).toHaveAttribute('data-index', String(index), { timeout: 60_000 });
   await expect(trial).toHaveAttribute('data-status', 'showing', { timeout: 60_000 });
-  await expect(page.getByRole('img', { name: ALT })).toHaveAttribute('data-media', stimulus.source);
-}
-
-/** The canvas pixel at the centre of the face's alt-text box (the stage's debug probe reads the WebGL canvas). */
-async function pixelAtFaceCentre(page: Page): Promise<number[]> {
-  const box = (await page.getByRole('img', { name: ALT }).boundingBox())!;
-  return page.evaluate(
-    ([x, y]) => (window as unknown as { __glimpseStage: { probe(x: number, y: number): Promise<number[]> } }).__glimpseStage.probe(x!, y!),
-    [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)],
-  );
+  await expect(page.getByRole('img', { name: FACE_ALT })).toHaveAttribute('data-media', stimulus.source);
 }
 
 function watchRatingPosts(page: Page): Request[] {
@@ -63,7 +54,7 @@ test('a participant completes training and test, and the database holds exactly 
   await waitForFace(page, playlist.stimulis_training[0]!, 0, true);
   await expect(page.locator('#piiface-position')).toHaveText('Training 1 / 1');
   await expect(page.locator('#piiface-question')).toHaveText('Which emotion does this person express?');
-  expect(await pixelAtFaceCentre(page)).not.toEqual([255, 255, 255, 255]);
+  await drawnFacePixel(page, 'the training face');
   // Its type is piiface/train/ada/3: Happiness is the expected answer.
   await page.getByLabel('Anger', { exact: true }).check();
   await expect(page.locator('#piiface-feedback')).toHaveText('Not quite: the expected answer was Happiness.');
@@ -166,7 +157,7 @@ test('a window made too small while a face is up gets the message; enlarged, the
   );
   await page.setViewportSize({ width: 1280, height: 720 });
   await expect(page.locator('#window-small')).toHaveCount(0, { timeout: 15_000 });
-  await expect.poll(() => pixelAtFaceCentre(page), { timeout: 15_000 }).not.toEqual([255, 255, 255, 255]);
+  await drawnFacePixel(page, 'the face in the enlarged window');
   await page.getByLabel('Sadness', { exact: true }).check();
   await page.getByLabel('Very confident', { exact: true }).check();
   await page.getByRole('button', { name: 'Next image' }).click();
