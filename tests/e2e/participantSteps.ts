@@ -6,6 +6,7 @@
 import { PassThrough } from 'node:stream';
 import type { Page, Response } from '@playwright/test';
 import type { PlaylistResponse, PlaylistStimulus } from '../../src/contract/playlist.js';
+import type { PresentationRecord } from '../../src/web/stage/types.js';
 import { exportJob, type ExportTable } from '../../src/server/export/export.js';
 import type { GlimpseServer } from './fixtures';
 import { expect } from './fixtures';
@@ -95,4 +96,15 @@ export async function exportedRows(glimpse: GlimpseServer, jobId: string, table:
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((row) => row.session_id === sessionId);
+}
+
+/**
+ * The plays the participant asked for (the first and each replay) among a rating's recorded plays. A play the stage
+ * interrupted is recorded as such and played again by the stage itself (on this loaded 2-core machine, frames at half
+ * rate for a while read as a display change: docs/timing.md); at most one is allowed here.
+ */
+export function askedPlays(plays: PresentationRecord[][]): PresentationRecord[][] {
+  const asked = plays.filter((play) => !play.some((r) => r.endedBy === 'interrupted'));
+  expect(plays.length - asked.length, 'plays the stage interrupted').toBeLessThanOrEqual(1);
+  return asked;
 }

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import type { PlaylistResponse, PlaylistStimulus } from '../../src/contract/playlist.js';
 import type { PresentationRecord, StageItem } from '../../src/web/stage/types.js';
 import { expect, type GlimpseServer } from './fixtures';
-import { ratingsOf } from './participantSteps';
+import { askedPlays, ratingsOf } from './participantSteps';
 
 export { eventually, ratingsOf, sessionLogsOf } from './participantSteps';
 
@@ -89,10 +89,14 @@ export async function storedRatings(glimpse: GlimpseServer, sessionId: number): 
   }));
 }
 
-/** Every play's records are frame-timed like a pair's: labels as planned, each step shown for at least one frame. */
+/**
+ * Every play the participant asked for is frame-timed like a pair's: labels as planned, each step shown for at least
+ * one frame (a play the stage interrupted and played again is set aside: askedPlays).
+ */
 export function expectTimed(rating: StoredRating, labels: string[]): void {
-  expect(rating.presentations).toHaveLength(rating.nbReplay + 1);
-  for (const play of rating.presentations) {
+  const asked = askedPlays(rating.presentations);
+  expect(asked).toHaveLength(rating.nbReplay + 1);
+  for (const play of asked) {
     expect(play.map((r) => r.label)).toEqual(labels);
     for (const record of play) {
       expect(record.shownFrames).toBeGreaterThan(0);
