@@ -6,7 +6,7 @@
  */
 import { layoutSingle } from '../../src/web/stage/layouts.js';
 import { E2E_JOBS, expect, test } from './fixtures';
-import { eventually, expectDrawn, expectTimed, openInstructions, sessionLogsOf, stageSize, storedRatings, voteDialog, waitTrial } from './protocols-steps';
+import { askedPlays, eventually, expectDrawn, expectTimed, openInstructions, sessionLogsOf, stageSize, storedRatings, voteDialog, waitTrial } from './protocols-steps';
 
 const LEVELS = ['Excellent', 'Good', 'Fair', 'Poor', 'Bad'];
 const IMAGE = '/instructions/acr.svg';
@@ -48,7 +48,7 @@ test('ACR images: the stored value is the level index, and a level left alone is
   );
   for (const [i, rating] of ratings.entries()) {
     expectTimed(rating, ['S']);
-    const [record] = rating.presentations[0]!;
+    const [record] = askedPlays(rating.presentations)[0]!;
     expect(record!.media).toEqual([playlist.stimulis[i]!.source]);
     expect(record!.endedBy).toBe('duration'); // nobody clicked the images: each ended with its display time
   }
@@ -87,7 +87,7 @@ test('ACR coloured scale: the image is drawn centred alone, a click on it ends i
   await expect(page.locator('#verification-code')).toBeVisible({ timeout: 30_000 });
   const [rating] = await storedRatings(glimpse, playlist.session_id!);
   expect(rating!.value).toBe(3);
-  const [record] = rating!.presentations[0]!;
+  const [record] = askedPlays(rating!.presentations)[0]!;
   expect(record).toMatchObject({ label: 'S', endedBy: 'click' });
   expect(record!.clickMs).toBeGreaterThan(record!.onsetMs);
   // Shown for the display time or until a click: the frames asked for are the display time's.
@@ -108,7 +108,7 @@ test('ACR single video (categoryTest 5): the levels open when the video ends, wi
   const [rating] = await storedRatings(glimpse, playlist.session_id!);
   expect(rating!.value).toBe(2);
   expectTimed(rating!, ['S']);
-  const [record] = rating!.presentations[0]!;
+  const [record] = askedPlays(rating!.presentations)[0]!;
   expect(record).toMatchObject({ endedBy: 'video-end', media: [playlist.stimulis[0]!.source] });
   // Drawn by the stage's clock (WebCodecs on the localhost page), counted by the stage: every clip frame drawn.
   expect(record!.videos?.[0]).toMatchObject({ timing: 'stage-clock', firstFrame: 0 });

@@ -4,7 +4,7 @@
  * reference and the impaired image one after another and the impairment scale (value = ITU grade 5..1).
  */
 import { E2E_JOBS, expect, test } from './fixtures';
-import { eventually, expectTimed, openInstructions, sessionLogsOf, storedRatings, voteDialog } from './protocols-steps';
+import { askedPlays, eventually, expectTimed, openInstructions, sessionLogsOf, storedRatings, voteDialog } from './protocols-steps';
 
 const LEVELS = ['Imperceptible', 'Perceptible but not annoying', 'Slightly annoying', 'Annoying', 'Very annoying'];
 const JOB = E2E_JOBS.double_stimulus_impairment_scale;
@@ -57,8 +57,9 @@ test('DSIS: the training stores nothing, then the stored values are the grades c
   for (const [i, rating] of ratings.entries()) {
     expectTimed(rating, ['A', 'gap', 'B']);
     // The reference first, a blank, then the impaired image.
-    expect(rating.presentations[0]!.map((r) => r.media)).toEqual([[playlist.stimulis[i]!.sourceA], [], [playlist.stimulis[i]!.sourceB]]);
-    expect(rating.presentations[0]![1]!.requestedFrames).toBeGreaterThan(0);
+    const [play] = askedPlays(rating.presentations);
+    expect(play!.map((r) => r.media)).toEqual([[playlist.stimulis[i]!.sourceA], [], [playlist.stimulis[i]!.sourceB]]);
+    expect(play![1]!.requestedFrames).toBeGreaterThan(0);
   }
 
   const logs = await eventually(() => sessionLogsOf(glimpse, session.id), (rows) => rows.length > 0);

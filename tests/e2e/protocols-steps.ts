@@ -11,7 +11,7 @@ import type { PresentationRecord, StageItem } from '../../src/web/stage/types.js
 import { expect, type GlimpseServer } from './fixtures';
 import { askedPlays, ratingsOf } from './participantSteps';
 
-export { eventually, ratingsOf, sessionLogsOf } from './participantSteps';
+export { askedPlays, eventually, ratingsOf, sessionLogsOf } from './participantSteps';
 
 /** The labels of the journey's screens in the page's language. */
 const JOURNEY = {
