@@ -90,8 +90,12 @@ test('ACR coloured scale: the image is drawn centred alone, a click on it ends i
   const [record] = askedPlays(rating!.presentations)[0]!;
   expect(record).toMatchObject({ label: 'S', endedBy: 'click' });
   expect(record!.clickMs).toBeGreaterThan(record!.onsetMs);
-  // Shown for the display time or until a click: the frames asked for are the display time's.
-  expect(record!.requestedFrames).toBe(Math.round(4000 / record!.refreshMs));
+  // Shown for the display time or until a click: the frames asked for are the display time's at the measured
+  // refresh, rounded, a near-tie (within 0.1 frame of k + 1/2, by the refresh's uncertainty) going up
+  // (frameClock.ts durationToFrames; on this loaded machine the refresh may be measured at half rate, ~30 ms).
+  const periods = 4000 / record!.refreshMs;
+  const nearTie = Math.abs(periods - Math.floor(periods) - 0.5) <= 0.1;
+  expect(nearTie ? [Math.round(periods), Math.floor(periods) + 1] : [Math.round(periods)]).toContain(record!.requestedFrames);
   expect(record!.shownFrames).toBeLessThanOrEqual(record!.requestedFrames!);
 });
 
